@@ -1,0 +1,267 @@
+//! Runtime schema metadata: what a message says about itself, field for field.
+//!
+//! Every derived message and struct carries one of these as an associated constant,
+//! so tests and tools can compare it with Kafka's JSON schemas or print it.
+
+use std::fmt;
+
+use crate::VersionRange;
+
+/// What kind of schema a message is, Kafka's `"type"` key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MessageKind {
+    /// A request body, sent by a client.
+    Request,
+    /// A response body, sent by a broker or controller.
+    Response,
+    /// A request or response header.
+    Header,
+    /// A data structure stored or embedded elsewhere (records, snapshots, assignments).
+    Data,
+}
+
+impl MessageKind {
+    /// Kafka's spelling: `request`, `response`, `header` or `data`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MessageKind::Request => "request",
+            MessageKind::Response => "response",
+            MessageKind::Header => "header",
+            MessageKind::Data => "data",
+        }
+    }
+}
+
+impl fmt::Display for MessageKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The Kafka type of a field, as the schema language names it.
+///
+/// Nullability is not part of the type: it is [`FieldSchema::nullable_versions`].
+///
+/// ```
+/// use kafka_wire::schema::TypeSchema;
+///
+/// const ARRAY_OF_INT32: TypeSchema = TypeSchema::Array(&TypeSchema::Int32);
+/// assert_eq!(ARRAY_OF_INT32.to_string(), "[]int32");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TypeSchema {
+    /// `bool`
+    Bool,
+    /// `int8`
+    Int8,
+    /// `int16`
+    Int16,
+    /// `uint16`
+    Uint16,
+    /// `int32`
+    Int32,
+    /// `uint32`
+    Uint32,
+    /// `int64`
+    Int64,
+    /// `float64`
+    Float64,
+    /// `uuid`
+    Uuid,
+    /// `string`
+    String,
+    /// `bytes`
+    Bytes,
+    /// `records`
+    Records,
+    /// `[]T`
+    Array(&'static TypeSchema),
+    /// A nested structure.
+    Struct(&'static StructSchema),
+}
+
+impl TypeSchema {
+    /// True for the types Kafka lets be null: strings, bytes, records, arrays and structs.
+    pub const fn can_be_null(&self) -> bool {
+        matches!(
+            self,
+            TypeSchema::String
+                | TypeSchema::Bytes
+                | TypeSchema::Records
+                | TypeSchema::Array(_)
+                | TypeSchema::Struct(_)
+        )
+    }
+
+    /// True for the types a field-level `flexible` override may apply to.
+    pub const fn allows_flexible_override(&self) -> bool {
+        matches!(self, TypeSchema::String | TypeSchema::Bytes)
+    }
+
+    /// True for the types `zero_copy` may apply to.
+    pub const fn allows_zero_copy(&self) -> bool {
+        matches!(self, TypeSchema::Bytes | TypeSchema::Records)
+    }
+
+    /// The struct this type holds, directly or as array elements.
+    pub const fn struct_schema(&self) -> Option<&'static StructSchema> {
+        match self {
+            TypeSchema::Struct(s) => Some(s),
+            TypeSchema::Array(inner) => inner.struct_schema(),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for TypeSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            TypeSchema::Bool => "bool",
+            TypeSchema::Int8 => "int8",
+            TypeSchema::Int16 => "int16",
+            TypeSchema::Uint16 => "uint16",
+            TypeSchema::Int32 => "int32",
+            TypeSchema::Uint32 => "uint32",
+            TypeSchema::Int64 => "int64",
+            TypeSchema::Float64 => "float64",
+            TypeSchema::Uuid => "uuid",
+            TypeSchema::String => "string",
+            TypeSchema::Bytes => "bytes",
+            TypeSchema::Records => "records",
+            TypeSchema::Array(inner) => return write!(f, "[]{inner}"),
+            TypeSchema::Struct(s) => s.name,
+        };
+        f.write_str(name)
+    }
+}
+
+/// One field of a message or struct, with everything its schema entry says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FieldSchema {
+    /// The field's name in PascalCase, as in the JSON schema.
+    pub name: &'static str,
+    /// Its Kafka type.
+    pub ty: TypeSchema,
+    /// The versions the field exists in.
+    pub versions: VersionRange,
+    /// The versions in which it may be null.
+    pub nullable_versions: VersionRange,
+    /// The versions in which it is a tagged field (empty when it never is).
+    pub tagged_versions: VersionRange,
+    /// Its tag, for tagged fields.
+    pub tag: Option<u32>,
+    /// Whether it may be dropped silently when written at a version that lacks it.
+    pub ignorable: bool,
+    /// The default as written in the attribute (`"-1"`, `"null"`, `"0x7fffffff"`);
+    /// `None` means the type's zero value.
+    pub default: Option<&'static str>,
+    /// A field-level override of the flexible versions (strings and bytes only).
+    pub flexible_versions: Option<VersionRange>,
+    /// Whether the field is the key of a map-like array.
+    pub map_key: bool,
+    /// The entity this field names (`topicName`, `groupId`, …), if any.
+    pub entity_type: Option<&'static str>,
+    /// Whether bytes are handed out as slices of the input rather than copied.
+    pub zero_copy: bool,
+    /// The documentation of the field: its `///` comment.
+    pub about: &'static str,
+}
+
+impl FieldSchema {
+    /// A field with only the required parts set; used by the derive and in tests.
+    pub const fn new(name: &'static str, ty: TypeSchema, versions: VersionRange) -> Self {
+        FieldSchema {
+            name,
+            ty,
+            versions,
+            nullable_versions: VersionRange::NONE,
+            tagged_versions: VersionRange::NONE,
+            tag: None,
+            ignorable: false,
+            default: None,
+            flexible_versions: None,
+            map_key: false,
+            entity_type: None,
+            zero_copy: false,
+            about: "",
+        }
+    }
+
+    /// True when the field is written in the tagged section at `version`.
+    #[inline]
+    pub const fn is_tagged_at(&self, version: i16) -> bool {
+        self.tagged_versions.contains(version)
+    }
+
+    /// True when the field uses compact (varint-length) encoding at `version`,
+    /// given whether the enclosing message is flexible there.
+    #[inline]
+    pub const fn is_compact_at(&self, version: i16, message_flexible: bool) -> bool {
+        match self.flexible_versions {
+            Some(range) => range.contains(version),
+            None => message_flexible,
+        }
+    }
+}
+
+/// A nested structure: its name and fields.
+///
+/// ```
+/// use kafka_wire::schema::StructSchema;
+///
+/// const EMPTY: StructSchema = StructSchema { name: "Empty", fields: &[] };
+/// assert!(EMPTY.field("Missing").is_none());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StructSchema {
+    /// The struct's type name, as used in `"[]Name"`.
+    pub name: &'static str,
+    /// Its fields, in wire order.
+    pub fields: &'static [FieldSchema],
+}
+
+impl StructSchema {
+    /// The field called `name`, if there is one.
+    pub fn field(&self, name: &str) -> Option<&'static FieldSchema> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// A whole message: a request, response, header or data structure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MessageSchema {
+    /// The message's name, e.g. `ApiVersionsRequest`.
+    pub name: &'static str,
+    /// Request, response, header or data.
+    pub kind: MessageKind,
+    /// The API key, for requests and responses.
+    pub api_key: Option<i16>,
+    /// The versions of the message that exist.
+    pub valid_versions: VersionRange,
+    /// The versions that use the compact, tagged-field encoding.
+    pub flexible_versions: VersionRange,
+    /// Which listeners accept the request (`broker`, `controller`).
+    pub listeners: &'static [&'static str],
+    /// Whether the latest version is still unstable.
+    pub latest_version_unstable: bool,
+    /// The message's top-level fields.
+    pub body: StructSchema,
+    /// The documentation of the message: its `///` comment.
+    pub about: &'static str,
+}
+
+impl MessageSchema {
+    /// True when `version` uses the flexible encoding.
+    #[inline]
+    pub const fn is_flexible(&self, version: i16) -> bool {
+        self.flexible_versions.contains(version)
+    }
+
+    /// The highest valid version.
+    pub const fn max_version(&self) -> i16 {
+        match self.valid_versions.max() {
+            Some(v) => v,
+            None => -1,
+        }
+    }
+}

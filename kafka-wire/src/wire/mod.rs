@@ -1,0 +1,119 @@
+//! The codec of every type in Kafka's schema language.
+//!
+//! One trait, [`Wire`], is implemented by each Rust type that can stand for a Kafka
+//! type; its associated [`TYPE`](Wire::TYPE) is how the derive learns a field's Kafka
+//! type from its Rust type (so type aliases work). Derived structs implement it too.
+
+mod array;
+mod bytes;
+mod length;
+mod nullable;
+mod primitive;
+pub(crate) mod reader;
+mod string;
+pub(crate) mod tagged;
+mod uuid;
+pub mod varint;
+
+pub use self::bytes::Records;
+pub use nullable::Nullable;
+pub use string::KafkaString;
+pub use tagged::{RawTaggedField, UnknownTaggedFields};
+pub use uuid::Uuid;
+
+use ::bytes::BufMut;
+
+use crate::schema::TypeSchema;
+use crate::{DecodeError, EncodeError, Reader};
+
+/// The encoding context of one value: the version being written or read, whether
+/// the value uses the compact (flexible) form there, and whether it may be null.
+///
+/// ```
+/// use kafka_wire::Cx;
+///
+/// let cx = Cx::new(3, true);
+/// assert_eq!((cx.version, cx.flexible, cx.nullable), (3, true, false));
+/// assert!(cx.with_nullable(true).nullable);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cx {
+    /// The message version.
+    pub version: i16,
+    /// True when lengths are compact varints and structs end in a tagged-field section.
+    pub flexible: bool,
+    /// True when the value is in a nullable version of its field: only then do
+    /// nullable structs carry their one-byte presence marker.
+    pub nullable: bool,
+}
+
+impl Cx {
+    /// A context for `version`, flexible or not, not nullable.
+    #[inline]
+    pub const fn new(version: i16, flexible: bool) -> Self {
+        Cx {
+            version,
+            flexible,
+            nullable: false,
+        }
+    }
+
+    /// The same context with another flexibility (field-level `flexible` overrides).
+    #[inline]
+    pub const fn with_flexible(self, flexible: bool) -> Self {
+        Cx { flexible, ..self }
+    }
+
+    /// The same context, nullable or not.
+    #[inline]
+    pub const fn with_nullable(self, nullable: bool) -> Self {
+        Cx { nullable, ..self }
+    }
+}
+
+/// A Rust type that stands for a Kafka type: its schema type and its codec.
+///
+/// Encoding is two passes, Kafka's way: [`size`](Wire::size) checks the value can be
+/// written at `cx` and returns its exact size, then [`write`](Wire::write) writes it.
+/// Call `write` only after `size` succeeded for the same context; the message-level
+/// methods of [`Message`](crate::Message) do this for you.
+///
+/// ```
+/// use bytes::Bytes;
+/// use kafka_wire::{Cx, KafkaString, Reader, Wire};
+///
+/// let cx = Cx::new(3, true); // flexible: compact string
+/// let value = KafkaString::from_static("u03");
+/// assert_eq!(value.size(cx).unwrap(), 4);
+/// let mut out = Vec::new();
+/// value.write(&mut out, cx).unwrap();
+/// assert_eq!(out, [0x04, b'u', b'0', b'3']);
+/// let input = Bytes::from(out);
+/// assert_eq!(KafkaString::read(&mut Reader::new(&input), cx).unwrap(), "u03");
+/// ```
+pub trait Wire: Sized {
+    /// The Kafka type this Rust type stands for.
+    const TYPE: TypeSchema;
+    /// True only for `Option<T>`: the field may be null.
+    const IS_OPTION: bool = false;
+    /// The fewest bytes a value takes on the wire; bounds pre-allocation when decoding.
+    const MIN_SIZE: usize = 1;
+    /// The lowest version in which a tagged field appears inside this type
+    /// (`i16::MAX` when none does); lets a message check its nested structs' tags.
+    const MIN_TAGGED_VERSION: i16 = i16::MAX;
+
+    /// True when the value is null (only `Option::None` is).
+    #[inline]
+    fn is_null(&self) -> bool {
+        false
+    }
+
+    /// Checks the value can be written at `cx` and returns its exact encoded size.
+    fn size(&self, cx: Cx) -> Result<usize, EncodeError>;
+
+    /// Writes the value. Requires a prior successful [`size`](Wire::size) for `cx`.
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError>;
+
+    /// Reads a value.
+    fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError>;
+}

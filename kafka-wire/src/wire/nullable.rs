@@ -1,0 +1,89 @@
+//! `Option<T>`: the nullable form of strings, bytes, records, arrays and structs.
+
+use bytes::BufMut;
+
+use super::{Cx, Wire};
+use crate::schema::TypeSchema;
+use crate::{DecodeError, EncodeError, Reader};
+
+/// A Kafka type that has a null form on the wire.
+///
+/// Only strings, bytes, records, arrays and structs do; `Option<i32>` therefore does
+/// not compile as a field type.
+///
+/// ```
+/// use kafka_wire::{Cx, KafkaString, Wire};
+///
+/// let none: Option<KafkaString> = None;
+/// let mut out = Vec::new();
+/// none.write(&mut out, Cx::new(0, false).with_nullable(true)).unwrap();
+/// assert_eq!(out, [0xff, 0xff]); // int16 -1
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be null in Kafka's protocol",
+    label = "only strings, bytes, records, arrays and structs are nullable",
+    note = "drop the `Option` or the `nullable` attribute"
+)]
+pub trait Nullable: Wire {
+    /// Size of the null marker.
+    fn null_size(cx: Cx) -> usize;
+    /// Writes the null marker.
+    fn write_null<B: BufMut>(buf: &mut B, cx: Cx);
+    /// Reads a value or the null marker.
+    fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError>;
+    /// Size of the marker a present value carries in nullable versions (structs: 1).
+    #[inline]
+    fn present_marker_size() -> usize {
+        0
+    }
+    /// Writes that marker.
+    #[inline]
+    fn write_present_marker<B: BufMut>(_buf: &mut B) {}
+}
+
+impl<T: Nullable> Wire for Option<T> {
+    const TYPE: TypeSchema = T::TYPE;
+    const IS_OPTION: bool = true;
+    const MIN_TAGGED_VERSION: i16 = T::MIN_TAGGED_VERSION;
+
+    #[inline]
+    fn is_null(&self) -> bool {
+        self.is_none()
+    }
+
+    #[inline]
+    fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+        match self {
+            Some(value) if cx.nullable => Ok(T::present_marker_size() + value.size(cx)?),
+            Some(value) => value.size(cx),
+            None => Ok(T::null_size(cx)),
+        }
+    }
+
+    #[inline]
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+        match self {
+            Some(value) => {
+                if cx.nullable {
+                    T::write_present_marker(buf);
+                }
+                value.write(buf, cx)
+            }
+            None => {
+                T::write_null(buf, cx);
+                Ok(())
+            }
+        }
+    }
+
+    #[inline]
+    fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
+        // In a version where the field is not nullable a null marker is an error,
+        // which the plain read reports.
+        if cx.nullable {
+            T::read_nullable(reader, cx)
+        } else {
+            T::read(reader, cx).map(Some)
+        }
+    }
+}

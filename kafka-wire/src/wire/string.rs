@@ -1,0 +1,283 @@
+//! Kafka's `string`: UTF-8 behind an int16 length (classic) or varint length + 1
+//! (compact). [`KafkaString`] is the zero-copy form; `String` works too.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Deref;
+
+use bytes::{BufMut, Bytes};
+
+use super::length::{self, Classic};
+use super::{Cx, Nullable, Wire};
+use crate::schema::TypeSchema;
+use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
+
+/// Kafka caps every string at the int16 maximum, compact ones included.
+const MAX_STRING_LEN: usize = i16::MAX as usize;
+
+/// An immutable UTF-8 string that shares the decoded input's buffer.
+///
+/// Decoding checks the bytes are UTF-8 once and then hands out a `Bytes` slice, so a
+/// decoded message holds no copies of its strings.
+///
+/// ```
+/// use kafka_wire::KafkaString;
+///
+/// let name = KafkaString::from_static("u03-app");
+/// assert_eq!(&*name, "u03-app");
+/// assert_eq!(name.len(), 7);
+/// let owned: KafkaString = String::from("topic").into();
+/// assert_eq!(owned, "topic");
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KafkaString(Bytes);
+
+impl KafkaString {
+    /// A string pointing at static text: no allocation.
+    pub const fn from_static(text: &'static str) -> Self {
+        KafkaString(Bytes::from_static(text.as_bytes()))
+    }
+
+    /// Wraps bytes that must be UTF-8.
+    pub fn from_utf8(bytes: Bytes) -> Result<Self, std::str::Utf8Error> {
+        std::str::from_utf8(&bytes)?;
+        Ok(KafkaString(bytes))
+    }
+
+    /// The string.
+    pub fn as_str(&self) -> &str {
+        // Every constructor checks UTF-8, so this cannot fail; an error here would be a
+        // bug, reported as an empty string rather than a panic.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+
+    /// The underlying bytes, sharing the buffer.
+    pub fn as_bytes(&self) -> &Bytes {
+        &self.0
+    }
+}
+
+impl Deref for KafkaString {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for KafkaString {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl Borrow<str> for KafkaString {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for KafkaString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for KafkaString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<String> for KafkaString {
+    fn from(s: String) -> Self {
+        KafkaString(Bytes::from(s))
+    }
+}
+
+impl From<&str> for KafkaString {
+    fn from(s: &str) -> Self {
+        KafkaString(Bytes::copy_from_slice(s.as_bytes()))
+    }
+}
+
+impl PartialEq<str> for KafkaString {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for KafkaString {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+#[inline]
+fn string_size(len: usize, cx: Cx) -> Result<usize, EncodeError> {
+    if len > MAX_STRING_LEN {
+        return Err(EncodeError::new(EncodeErrorKind::StringTooLong(len)));
+    }
+    Ok(length::size(Some(len), cx, Classic::Int16) + len)
+}
+
+#[inline]
+fn put_string<B: BufMut>(buf: &mut B, bytes: &[u8], cx: Cx) -> Result<(), EncodeError> {
+    if bytes.len() > MAX_STRING_LEN {
+        return Err(EncodeError::new(EncodeErrorKind::StringTooLong(
+            bytes.len(),
+        )));
+    }
+    length::put(buf, Some(bytes.len()), cx, Classic::Int16)?;
+    buf.put_slice(bytes);
+    Ok(())
+}
+
+/// Reads the length of a string (`None` = null) and checks Kafka's limit.
+#[inline]
+fn read_string_len(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
+    let start = reader.position();
+    let len = length::read(reader, cx, Classic::Int16)?;
+    match len {
+        Some(n) if n > MAX_STRING_LEN => Err(DecodeError::new(
+            DecodeErrorKind::StringTooLong(n as u64),
+            start,
+        )),
+        other => Ok(other),
+    }
+}
+
+#[inline]
+fn check_utf8(start: usize, bytes: &[u8]) -> Result<(), DecodeError> {
+    std::str::from_utf8(bytes)
+        .map(drop)
+        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, start + e.valid_up_to()))
+}
+
+impl Wire for KafkaString {
+    const TYPE: TypeSchema = TypeSchema::String;
+
+    #[inline]
+    fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+        string_size(self.0.len(), cx)
+    }
+
+    #[inline]
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+        put_string(buf, &self.0, cx)
+    }
+
+    #[inline]
+    fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
+        Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
+    }
+}
+
+impl Nullable for KafkaString {
+    fn null_size(cx: Cx) -> usize {
+        length::size(None, cx, Classic::Int16)
+    }
+
+    fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
+        // A null prefix always fits.
+        let _ = length::put(buf, None, cx, Classic::Int16);
+    }
+
+    #[inline]
+    fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
+        let Some(len) = read_string_len(reader, cx)? else {
+            return Ok(None);
+        };
+        let start = reader.position();
+        let bytes = reader.read_bytes(len)?;
+        check_utf8(start, &bytes)?;
+        Ok(Some(KafkaString(bytes)))
+    }
+}
+
+impl Wire for String {
+    const TYPE: TypeSchema = TypeSchema::String;
+
+    fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+        string_size(self.len(), cx)
+    }
+
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+        put_string(buf, self.as_bytes(), cx)
+    }
+
+    fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
+        Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
+    }
+}
+
+impl Nullable for String {
+    fn null_size(cx: Cx) -> usize {
+        length::size(None, cx, Classic::Int16)
+    }
+
+    fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
+        let _ = length::put(buf, None, cx, Classic::Int16);
+    }
+
+    fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
+        let Some(len) = read_string_len(reader, cx)? else {
+            return Ok(None);
+        };
+        let start = reader.position();
+        let bytes = reader.read_slice(len)?;
+        check_utf8(start, bytes)?;
+        Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_and_compact_forms() {
+        let s = KafkaString::from_static("abc");
+        let mut classic = Vec::new();
+        s.write(&mut classic, Cx::new(0, false)).unwrap();
+        assert_eq!(classic, [0, 3, b'a', b'b', b'c']);
+        let mut compact = Vec::new();
+        s.write(&mut compact, Cx::new(0, true)).unwrap();
+        assert_eq!(compact, [4, b'a', b'b', b'c']);
+    }
+
+    #[test]
+    fn decoded_strings_share_the_input() {
+        let input = Bytes::from(vec![0, 3, b'a', b'b', b'c']);
+        let s = KafkaString::read(&mut Reader::new(&input), Cx::new(0, false)).unwrap();
+        assert_eq!(s.as_bytes().as_ptr(), input[2..].as_ptr());
+    }
+
+    #[test]
+    fn too_long_strings_fail_both_ways() {
+        let long = KafkaString::from("x".repeat(40_000));
+        assert!(matches!(
+            long.size(Cx::new(0, true)).unwrap_err().kind(),
+            EncodeErrorKind::StringTooLong(40_000)
+        ));
+        let mut compact = Vec::new();
+        crate::wire::varint::put_unsigned_varint(&mut compact, 40_001);
+        compact.extend(std::iter::repeat_n(b'x', 40_000));
+        let input = Bytes::from(compact);
+        let err = KafkaString::read(&mut Reader::new(&input), Cx::new(0, true)).unwrap_err();
+        assert!(matches!(err.kind(), DecodeErrorKind::StringTooLong(40_000)));
+    }
+
+    #[test]
+    fn invalid_utf8_and_null_are_errors() {
+        let input = Bytes::from_static(&[0, 2, 0xc3, 0x28]);
+        let err = KafkaString::read(&mut Reader::new(&input), Cx::new(0, false)).unwrap_err();
+        assert_eq!(err.kind(), &DecodeErrorKind::InvalidUtf8);
+        assert_eq!(err.offset(), 2);
+        let input = Bytes::from_static(&[0xff, 0xff]);
+        let err = String::read(&mut Reader::new(&input), Cx::new(1, false)).unwrap_err();
+        assert_eq!(err.kind(), &DecodeErrorKind::UnexpectedNull { version: 1 });
+        let cx = Cx::new(1, false).with_nullable(true);
+        let none = Option::<String>::read(&mut Reader::new(&input), cx).unwrap();
+        assert_eq!(none, None);
+    }
+}
