@@ -53,8 +53,13 @@ fn message_rules(message: &MessageAttrs, errors: &mut Accumulator) {
 
 fn field_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Accumulator) {
     let versions = field.versions;
-    if let Some(message) = message {
-        if !versions.range.overlaps(message.versions.range) {
+    if versions.range.is_empty() {
+        error(errors, versions.span, "a field needs at least one version");
+    } else if let Some(message) = message {
+        // Fields of removed versions stay in Kafka's schemas (ShareFetchRequest keeps
+        // a v0-only field after v0 was dropped), so only a field that starts after the
+        // message's last version is a mistake.
+        if versions.range.min > message.versions.range.max {
             error(
                 errors,
                 versions.span,
@@ -64,17 +69,19 @@ fn field_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Accum
                 ),
             );
         }
-    } else if versions.range.is_empty() {
-        error(errors, versions.span, "a field needs at least one version");
     }
     if let Some(nullable) = field.nullable {
-        if !versions.range.contains_range(nullable.range) {
+        // Kafka's schemas sometimes start nullable versions before the field exists
+        // (CreateTopicsResponse ErrorMessage: versions 1+, nullable 0+), which is
+        // harmless; a nullable range that reaches past the field, or misses it, is not.
+        let n = nullable.range;
+        if n.is_empty() || n.max > versions.range.max || !n.overlaps(versions.range) {
             error(
                 errors,
                 nullable.span,
                 format!(
                     "nullable versions `{}` are outside the field's versions `{}`",
-                    nullable.range, versions.range
+                    n, versions.range
                 ),
             );
         }

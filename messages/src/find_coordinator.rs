@@ -1,0 +1,6 @@
+//! FindCoordinator (API key 10).
+
+use kafka_wire::schema::MessageSchema;
+
+/// The schemas of the messages in this module, for the registry.
+pub(crate) const SCHEMAS: &[&MessageSchema] = &[];

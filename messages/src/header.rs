@@ -1,0 +1,64 @@
+//! Request and response headers.
+
+use kafka_wire::schema::MessageSchema;
+use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+
+/// The schemas of the messages in this module, for the registry.
+pub(crate) const SCHEMAS: &[&MessageSchema] = &[&RequestHeader::SCHEMA, &ResponseHeader::SCHEMA];
+
+/// The header that starts every request.
+///
+/// ```
+/// use kafka_wire::{KafkaString, Message};
+/// use kafka_wire_messages::RequestHeader;
+///
+/// let header = RequestHeader {
+///     request_api_key: 18,
+///     request_api_version: 3,
+///     correlation_id: 2,
+///     client_id: Some(KafkaString::from_static("u03")),
+///     ..Default::default()
+/// };
+/// // Version 2 is flexible, yet ClientId keeps its int16 length.
+/// assert_eq!(&header.encode(2).unwrap()[..], b"\0\x12\0\x03\0\0\0\x02\0\x03u03\0");
+/// ```
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[kafka(kind = header, versions = "1-2", flexible = "2+")]
+pub struct RequestHeader {
+    /// The API key of this request.
+    #[kafka(versions = "0+")]
+    pub request_api_key: i16,
+    /// The API version of this request.
+    #[kafka(versions = "0+")]
+    pub request_api_version: i16,
+    /// The correlation ID of this request.
+    #[kafka(versions = "0+")]
+    pub correlation_id: i32,
+    /// The client ID string.
+    #[kafka(versions = "1+", nullable = "1+", flexible = "none")]
+    pub client_id: Option<KafkaString>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// The header that starts every response.
+///
+/// ```
+/// use kafka_wire::Message;
+/// use kafka_wire_messages::ResponseHeader;
+///
+/// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
+/// assert_eq!(&header.encode(0).unwrap()[..], [0, 0, 0, 7]);
+/// assert_eq!(&header.encode(1).unwrap()[..], [0, 0, 0, 7, 0]);
+/// ```
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[kafka(kind = header, versions = "0-1", flexible = "1+")]
+pub struct ResponseHeader {
+    /// The correlation ID of this response.
+    #[kafka(versions = "0+")]
+    pub correlation_id: i32,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
