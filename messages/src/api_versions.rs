@@ -1,11 +1,13 @@
 //! ApiVersions (API key 18): which API versions a broker supports.
 
-use kafka_wire::schema::MessageSchema;
-use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+use crate::registry::Registered;
+use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The schemas of the messages in this module, for the registry.
-pub(crate) const SCHEMAS: &[&MessageSchema] =
-    &[&ApiVersionsRequest::SCHEMA, &ApiVersionsResponse::SCHEMA];
+/// The messages of this module, for the registry.
+pub(crate) const MESSAGES: &[Registered] = &[
+    Registered::of::<ApiVersionsRequest>(),
+    Registered::of::<ApiVersionsResponse>(),
+];
 
 /// ApiVersions request: asks a broker which API versions it supports.
 ///

@@ -1,6 +1,6 @@
 //! ExpireDelegationToken (API key 40).
 
-use kafka_wire::schema::MessageSchema;
+use crate::registry::Registered;
 
-/// The schemas of the messages in this module, for the registry.
-pub(crate) const SCHEMAS: &[&MessageSchema] = &[];
+/// The messages of this module, for the registry.
+pub(crate) const MESSAGES: &[Registered] = &[];

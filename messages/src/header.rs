@@ -1,10 +1,13 @@
 //! Request and response headers.
 
-use kafka_wire::schema::MessageSchema;
-use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+use crate::registry::Registered;
+use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The schemas of the messages in this module, for the registry.
-pub(crate) const SCHEMAS: &[&MessageSchema] = &[&RequestHeader::SCHEMA, &ResponseHeader::SCHEMA];
+/// The messages of this module, for the registry.
+pub(crate) const MESSAGES: &[Registered] = &[
+    Registered::of::<RequestHeader>(),
+    Registered::of::<ResponseHeader>(),
+];
 
 /// The header that starts every request.
 ///

@@ -1,9 +1,12 @@
-//! Every message this crate defines, by schema, and the API keys Kafka retired.
+//! Every message this crate defines, reachable at run time by name, and the API
+//! keys Kafka retired.
 
+use bytes::Bytes;
 use kafka_wire::schema::MessageSchema;
+use kafka_wire::{DecodeError, EncodeError, Message};
 
 /// API keys whose messages Kafka removed (`"validVersions": "none"`), with the API's
-/// name. They have no structs; a peer sending one gets an unsupported-version answer.
+/// name. They have no structs.
 pub const RETIRED_API_KEYS: &[(i16, &str)] = &[
     (4, "LeaderAndIsr"),
     (5, "StopReplica"),
@@ -11,64 +14,103 @@ pub const RETIRED_API_KEYS: &[(i16, &str)] = &[
     (7, "ControlledShutdown"),
 ];
 
-/// The schema of every message defined here: headers, requests and responses.
+/// Why a byte round trip failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RecodeError {
+    /// The input did not decode.
+    #[error("decode: {0}")]
+    Decode(#[from] DecodeError),
+    /// The decoded value did not encode again.
+    #[error("encode: {0}")]
+    Encode(#[from] EncodeError),
+}
+
+/// One message type, known at run time by its schema.
+#[derive(Debug, Clone, Copy)]
+pub struct Registered {
+    /// The message's schema.
+    pub schema: &'static MessageSchema,
+    /// Decodes a body at a version and encodes the result again at that version.
+    pub recode: fn(&Bytes, i16) -> Result<Bytes, RecodeError>,
+}
+
+impl Registered {
+    /// The entry for message type `M`.
+    pub const fn of<M: Message>() -> Self {
+        Registered {
+            schema: &M::SCHEMA,
+            recode: recode::<M>,
+        }
+    }
+}
+
+fn recode<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, RecodeError> {
+    Ok(M::decode(input, version)?.encode(version)?)
+}
+
+/// Every message defined here: headers, requests and responses.
 ///
 /// ```
 /// let all = kafka_wire_messages::registry::messages();
-/// assert!(all.iter().any(|m| m.name == "ApiVersionsResponse"));
+/// assert!(all.iter().any(|m| m.schema.name == "ApiVersionsResponse"));
 /// ```
-pub fn messages() -> Vec<&'static MessageSchema> {
-    let groups: &[&[&'static MessageSchema]] = &[
-        crate::header::SCHEMAS,
-        crate::produce::SCHEMAS,
-        crate::fetch::SCHEMAS,
-        crate::list_offsets::SCHEMAS,
-        crate::metadata::SCHEMAS,
-        crate::offset_commit::SCHEMAS,
-        crate::offset_fetch::SCHEMAS,
-        crate::find_coordinator::SCHEMAS,
-        crate::join_group::SCHEMAS,
-        crate::heartbeat::SCHEMAS,
-        crate::leave_group::SCHEMAS,
-        crate::sync_group::SCHEMAS,
-        crate::describe_groups::SCHEMAS,
-        crate::list_groups::SCHEMAS,
-        crate::sasl_handshake::SCHEMAS,
-        crate::api_versions::SCHEMAS,
-        crate::create_topics::SCHEMAS,
-        crate::delete_topics::SCHEMAS,
-        crate::delete_records::SCHEMAS,
-        crate::init_producer_id::SCHEMAS,
-        crate::offset_for_leader_epoch::SCHEMAS,
-        crate::add_partitions_to_txn::SCHEMAS,
-        crate::add_offsets_to_txn::SCHEMAS,
-        crate::end_txn::SCHEMAS,
-        crate::write_txn_markers::SCHEMAS,
-        crate::txn_offset_commit::SCHEMAS,
-        crate::describe_acls::SCHEMAS,
-        crate::create_acls::SCHEMAS,
-        crate::delete_acls::SCHEMAS,
-        crate::describe_configs::SCHEMAS,
-        crate::alter_configs::SCHEMAS,
-        crate::alter_replica_log_dirs::SCHEMAS,
-        crate::describe_log_dirs::SCHEMAS,
-        crate::sasl_authenticate::SCHEMAS,
-        crate::create_partitions::SCHEMAS,
-        crate::create_delegation_token::SCHEMAS,
-        crate::renew_delegation_token::SCHEMAS,
-        crate::expire_delegation_token::SCHEMAS,
-        crate::describe_delegation_token::SCHEMAS,
-        crate::delete_groups::SCHEMAS,
-        crate::elect_leaders::SCHEMAS,
-        crate::incremental_alter_configs::SCHEMAS,
-        crate::alter_partition_reassignments::SCHEMAS,
-        crate::list_partition_reassignments::SCHEMAS,
-        crate::offset_delete::SCHEMAS,
-        crate::describe_client_quotas::SCHEMAS,
-        crate::alter_client_quotas::SCHEMAS,
+pub fn messages() -> Vec<Registered> {
+    let groups: &[&[Registered]] = &[
+        crate::header::MESSAGES,
+        crate::produce::MESSAGES,
+        crate::fetch::MESSAGES,
+        crate::list_offsets::MESSAGES,
+        crate::metadata::MESSAGES,
+        crate::offset_commit::MESSAGES,
+        crate::offset_fetch::MESSAGES,
+        crate::find_coordinator::MESSAGES,
+        crate::join_group::MESSAGES,
+        crate::heartbeat::MESSAGES,
+        crate::leave_group::MESSAGES,
+        crate::sync_group::MESSAGES,
+        crate::describe_groups::MESSAGES,
+        crate::list_groups::MESSAGES,
+        crate::sasl_handshake::MESSAGES,
+        crate::api_versions::MESSAGES,
+        crate::create_topics::MESSAGES,
+        crate::delete_topics::MESSAGES,
+        crate::delete_records::MESSAGES,
+        crate::init_producer_id::MESSAGES,
+        crate::offset_for_leader_epoch::MESSAGES,
+        crate::add_partitions_to_txn::MESSAGES,
+        crate::add_offsets_to_txn::MESSAGES,
+        crate::end_txn::MESSAGES,
+        crate::write_txn_markers::MESSAGES,
+        crate::txn_offset_commit::MESSAGES,
+        crate::describe_acls::MESSAGES,
+        crate::create_acls::MESSAGES,
+        crate::delete_acls::MESSAGES,
+        crate::describe_configs::MESSAGES,
+        crate::alter_configs::MESSAGES,
+        crate::alter_replica_log_dirs::MESSAGES,
+        crate::describe_log_dirs::MESSAGES,
+        crate::sasl_authenticate::MESSAGES,
+        crate::create_partitions::MESSAGES,
+        crate::create_delegation_token::MESSAGES,
+        crate::renew_delegation_token::MESSAGES,
+        crate::expire_delegation_token::MESSAGES,
+        crate::describe_delegation_token::MESSAGES,
+        crate::delete_groups::MESSAGES,
+        crate::elect_leaders::MESSAGES,
+        crate::incremental_alter_configs::MESSAGES,
+        crate::alter_partition_reassignments::MESSAGES,
+        crate::list_partition_reassignments::MESSAGES,
+        crate::offset_delete::MESSAGES,
+        crate::describe_client_quotas::MESSAGES,
+        crate::alter_client_quotas::MESSAGES,
     ];
     groups
         .iter()
         .flat_map(|group| group.iter().copied())
         .collect()
+}
+
+/// The message called `name` (e.g. `FetchResponse`), if this crate defines it.
+pub fn by_name(name: &str) -> Option<Registered> {
+    messages().into_iter().find(|m| m.schema.name == name)
 }
