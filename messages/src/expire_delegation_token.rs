@@ -1,6 +1,46 @@
-//! ExpireDelegationToken (API key 40).
+//! ExpireDelegationToken (API key 40): changes when a delegation token expires.
 
 use crate::registry::Registered;
+use bytes::Bytes;
+use kafka_wire::UnknownTaggedFields;
 
 /// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[];
+pub(crate) const MESSAGES: &[Registered] = &[
+    Registered::of::<ExpireDelegationTokenRequest>(),
+    Registered::of::<ExpireDelegationTokenResponse>(),
+];
+
+/// ExpireDelegationToken request: asks to expire the token with the given HMAC.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[kafka(api_key = 40, kind = request, versions = "1-2", flexible = "2+",
+        listeners = "broker, controller")]
+pub struct ExpireDelegationTokenRequest {
+    /// The HMAC of the delegation token to be expired.
+    #[kafka(versions = "0+")]
+    pub hmac: Bytes,
+    /// The expiry time period in milliseconds.
+    #[kafka(versions = "0+")]
+    pub expiry_time_period_ms: i64,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// ExpireDelegationToken response: the token's new expiry time.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[kafka(api_key = 40, kind = response, versions = "1-2", flexible = "2+")]
+pub struct ExpireDelegationTokenResponse {
+    /// The error code, or 0 if there was no error.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// The timestamp in milliseconds at which this token expires.
+    #[kafka(versions = "0+")]
+    pub expiry_timestamp_ms: i64,
+    /// The duration in milliseconds for which the request was throttled due to a quota
+    /// violation, or zero if the request did not violate any quota.
+    #[kafka(versions = "0+")]
+    pub throttle_time_ms: i32,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
