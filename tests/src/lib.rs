@@ -8,6 +8,8 @@
 #![warn(missing_docs)]
 
 pub mod checker;
+pub mod temp;
+pub mod vectors;
 
 use std::path::PathBuf;
 

@@ -5,10 +5,10 @@
 //! alters one of them, and compares the report with the report on the unaltered copy.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 
 use kafka_wire_tests::checker::{self, Runtime};
+use kafka_wire_tests::temp::TempDir;
 
 /// The schemas whose structs exist today; the baseline must check them clean.
 const SCHEMAS: &[&str] = &[
@@ -17,30 +17,6 @@ const SCHEMAS: &[&str] = &[
     "ApiVersionsRequest",
     "ApiVersionsResponse",
 ];
-
-/// A temp folder removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let unique = format!(
-            "kafka-wire-checker-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
-        let dir = std::env::temp_dir().join(unique);
-        std::fs::create_dir_all(&dir).expect("create temp folder");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        // Best effort: a leftover temp folder is harmless.
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// The real schema text of `name`.
 fn real(name: &str) -> String {
@@ -51,7 +27,7 @@ fn real(name: &str) -> String {
 /// Writes the schemas, with `edit` applied to the one called `name` (extra files
 /// come from `add`), and returns the report's difference and pending lines.
 fn report_with(name: &str, edit: impl FnOnce(String) -> String, add: &[(&str, &str)]) -> Lines {
-    let dir = TempDir::new();
+    let dir = TempDir::new("checker").expect("temp folder");
     let mut edit = Some(edit);
     for schema in SCHEMAS {
         let text = real(schema);
@@ -59,12 +35,12 @@ fn report_with(name: &str, edit: impl FnOnce(String) -> String, add: &[(&str, &s
             Some(edit) => edit(text),
             None => text,
         };
-        write(&dir.0, schema, &text);
+        write(dir.path(), schema, &text);
     }
     for (file, text) in add {
-        write(&dir.0, file, text);
+        write(dir.path(), file, text);
     }
-    let report = checker::check(&dir.0, Runtime::registry());
+    let report = checker::check(dir.path(), Runtime::registry());
     Lines {
         differences: report.difference_lines().into_iter().collect(),
         pending: report.pending.iter().map(ToString::to_string).collect(),
