@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod checker;
+pub mod scaffold;
 pub mod temp;
 pub mod vectors;
 
