@@ -10,7 +10,7 @@ use kafka_wire_tests::checker::{self, Runtime};
 #[test]
 fn structs_equal_kafka_schemas() {
     let dir = kafka_wire_tests::schema_dir();
-    let report = checker::check(&dir, Runtime::registry());
+    let report = checker::check(&dir, &Runtime::registry());
     println!("schemas from {}", dir.display());
     print!("{report}");
     assert!(report.schemas > 0, "no schema files in {}", dir.display());

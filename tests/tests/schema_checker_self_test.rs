@@ -40,7 +40,7 @@ fn report_with(name: &str, edit: impl FnOnce(String) -> String, add: &[(&str, &s
     for (file, text) in add {
         write(dir.path(), file, text);
     }
-    let report = checker::check(dir.path(), Runtime::registry());
+    let report = checker::check(dir.path(), &Runtime::registry());
     Lines {
         differences: report.difference_lines().into_iter().collect(),
         pending: report.pending.iter().map(ToString::to_string).collect(),
@@ -578,5 +578,26 @@ fn retired_schemas_match_the_retired_list() {
             "ApiVersionsRequest: retired API (validVersions none) has a struct",
             "ApiVersionsRequest: retired apiKey 18 missing from RETIRED_API_KEYS",
         ],
+    );
+}
+
+#[test]
+fn a_message_registered_twice_is_a_difference() {
+    let dir = TempDir::new("checker").expect("temp folder");
+    for schema in SCHEMAS {
+        write(dir.path(), schema, &real(schema));
+    }
+    let mut runtime = Runtime::registry();
+    let header = *runtime
+        .messages
+        .iter()
+        .find(|m| m.name == "ResponseHeader")
+        .expect("ResponseHeader registered");
+    runtime.messages.push(header);
+    let report = checker::check(dir.path(), &runtime);
+    let lines = report.difference_lines();
+    assert!(
+        lines.contains(&"ResponseHeader: registered twice".to_owned()),
+        "{lines:?}"
     );
 }

@@ -27,30 +27,29 @@ pub use report::{Line, Report};
 pub const FIRST_PENDING_API_KEY: i64 = 50;
 
 /// What the checker compares the schemas with.
-#[derive(Debug, Clone, Copy)]
-pub struct Runtime<'a> {
+#[derive(Debug, Clone)]
+pub struct Runtime {
     /// Every registered message.
-    pub messages: &'a [&'static MessageSchema],
+    pub messages: Vec<&'static MessageSchema>,
     /// The retired API keys and their API names.
-    pub retired: &'a [(i16, &'a str)],
+    pub retired: &'static [(i16, &'static str)],
 }
 
-impl Runtime<'static> {
+impl Runtime {
     /// The messages crate's registry.
-    pub fn registry() -> Runtime<'static> {
-        let messages: Vec<&'static MessageSchema> = kafka_wire_messages::registry::messages()
-            .into_iter()
-            .map(|m| m.schema)
-            .collect();
+    pub fn registry() -> Runtime {
         Runtime {
-            messages: messages.leak(),
+            messages: kafka_wire_messages::registry::messages()
+                .into_iter()
+                .map(|m| m.schema)
+                .collect(),
             retired: kafka_wire_messages::registry::RETIRED_API_KEYS,
         }
     }
 }
 
 /// Checks every schema in `dir` against `runtime`.
-pub fn check(dir: &Path, runtime: Runtime<'_>) -> Report {
+pub fn check(dir: &Path, runtime: &Runtime) -> Report {
     let mut report = Report::default();
     let loaded = match load_dir(dir) {
         Ok(loaded) => loaded,
@@ -63,7 +62,7 @@ pub fn check(dir: &Path, runtime: Runtime<'_>) -> Report {
         }
     };
     let mut structs: HashMap<&str, &MessageSchema> = HashMap::new();
-    for message in runtime.messages {
+    for message in &runtime.messages {
         if structs.insert(message.name, message).is_some() {
             report.differ(message.name, "registered twice");
         }
@@ -114,7 +113,7 @@ pub fn check(dir: &Path, runtime: Runtime<'_>) -> Report {
             None => report.differ(&schema.name, "schema without struct"),
         }
     }
-    for message in runtime.messages {
+    for message in &runtime.messages {
         if !seen.contains_key(message.name) {
             report.differ(message.name, "struct without schema");
         }
