@@ -487,6 +487,33 @@ fn message_level_keys() {
 }
 
 #[test]
+fn inline_fields_on_a_primitive_are_reported() {
+    assert_adds(
+        "ResponseHeader",
+        |t| {
+            replace(
+                &t,
+                "\"about\": \"The correlation ID of this response.\" }",
+                "\"about\": \"The correlation ID of this response.\", \"fields\": [] }",
+            )
+        },
+        &[],
+    );
+    assert_adds(
+        "ResponseHeader",
+        |t| {
+            replace(
+                &t,
+                "\"about\": \"The correlation ID of this response.\" }",
+                "\"about\": \"The correlation ID of this response.\", \"fields\": [\
+                 { \"name\": \"X\", \"type\": \"int8\", \"versions\": \"0+\" } ] }",
+            )
+        },
+        &["ResponseHeader.CorrelationId: inline fields on type int32 in schema"],
+    );
+}
+
+#[test]
 fn unknown_keys_are_reported() {
     assert_adds(
         "ApiVersionsRequest",

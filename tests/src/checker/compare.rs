@@ -199,6 +199,10 @@ fn pair(
     let (is_array, _) = resolve::element(&s.ty);
     let nested = format!("{path}{}", if is_array { "[]" } else { "" });
     match resolve::shape(message, s) {
+        Shape::Plain if !s.fields.is_empty() => report.differ(
+            path,
+            format!("inline fields on type {} in schema", s.ty.trim()),
+        ),
         Shape::Unknown(name) => report.differ(
             path,
             format!("type {name} is not a primitive, an inline struct or a commonStruct"),
