@@ -13,7 +13,7 @@ use kafka_wire::{Cx, KafkaString, Message, Reader, UnknownTaggedFields, Wire};
 #[kafka(api_key = 1000, kind = request, versions = "0-2", flexible = "2+")]
 pub struct HoldSeatsRequest {
     /// The show to hold seats for.
-    #[kafka(versions = "0+", entity_type = "showId")]
+    #[kafka(versions = "0+")]
     pub show_id: KafkaString,
     /// The seats wanted.
     #[kafka(versions = "0+")]
