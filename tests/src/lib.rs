@@ -45,3 +45,9 @@ pub fn schema_dir() -> PathBuf {
 pub fn vectors_dir() -> PathBuf {
     data_dir("KAFKA_VECTORS_DIR", "vectors")
 }
+
+pub mod populated;
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../../README.md")]
+pub mod readme {}
