@@ -73,7 +73,7 @@ fn field_schema(field: &Field) -> TokenStream {
 fn default_expr(field: &Field) -> TokenStream {
     let ty = &field.ty;
     match &field.default {
-        None => quote!(<#ty as ::core::default::Default>::default()),
+        None => quote!(<#ty as ::kafka_wire::__private::Wire>::schema_default()),
         Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
         Some(DefaultValue::Literal { expr, .. }) => quote_spanned!(expr.span()=> #expr),
         Some(DefaultValue::Str(s)) => quote_spanned! {s.span()=>
@@ -254,6 +254,10 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
 
+            fn schema_default() -> Self {
+                <Self as ::core::default::Default>::default()
+            }
+
             fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
                 const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
                 let mut this = <Self as ::core::default::Default>::default();
@@ -313,7 +317,7 @@ pub fn message_impl(container: &Container) -> TokenStream {
     let unstable = message.latest_version_unstable;
     let p = quote!(::kafka_wire::__private);
     quote! {
-        impl ::kafka_wire::Message for #ident {
+        impl #p::Message for #ident {
             const SCHEMA: #p::MessageSchema = #p::MessageSchema {
                 name: #name,
                 kind: #kind,
@@ -338,7 +342,7 @@ pub fn fallback(ident: &syn::Ident, is_message: bool) -> TokenStream {
     ));
     let message = is_message.then(|| {
         quote! {
-            impl ::kafka_wire::Message for #ident {
+            impl #p::Message for #ident {
                 const SCHEMA: #p::MessageSchema = #p::MessageSchema {
                     name: #name,
                     kind: #p::MessageKind::Data,
@@ -366,6 +370,7 @@ pub fn fallback(ident: &syn::Ident, is_message: bool) -> TokenStream {
             fn size(&self, _: #p::Cx) -> ::core::result::Result<usize, #p::EncodeError> { #failed }
             fn write<B: #p::BufMut>(&self, _: &mut B, _: #p::Cx) -> ::core::result::Result<(), #p::EncodeError> { #failed }
             fn read(_: &mut #p::Reader<'_>, _: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> { #failed }
+            fn schema_default() -> Self { #failed }
         }
         impl #p::Nullable for #ident {
             fn null_size(_: #p::Cx) -> usize { #failed }

@@ -76,6 +76,13 @@ impl Writer {
                 continue;
             }
             if field.is_tagged_at(self.version) {
+                // A tagged field at its default is not written; null is the only
+                // default this writer can produce (in `Nulls::Null`).
+                let null_here =
+                    self.nulls == Nulls::Null && field.nullable_versions.contains(self.version);
+                if null_here && field.default == Some("null") {
+                    continue;
+                }
                 let mut value = Vec::new();
                 self.field(&mut value, field);
                 tagged.push((field.tag.unwrap_or_default(), value));

@@ -59,3 +59,25 @@ fn every_proper_prefix_is_an_error() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn every_default_value_encodes_at_every_version_and_reads_back() {
+    let mut failures = Vec::new();
+    for message in registry::messages() {
+        let schema = message.schema;
+        let (Some(min), Some(max)) = (schema.valid_versions.min(), schema.valid_versions.max())
+        else {
+            continue;
+        };
+        for version in min..=max {
+            match (message.encode_default)(version) {
+                Ok(bytes) => match (message.recode)(&bytes, version) {
+                    Ok(again) if again == bytes => {}
+                    other => failures.push(format!("{} v{version}: {other:?}", schema.name)),
+                },
+                Err(e) => failures.push(format!("{} v{version}: {e}", schema.name)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
