@@ -269,6 +269,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
     let calls = field_calls(fields);
     let (size_calls, write_calls, read_calls) = (&calls.size, &calls.write, &calls.read);
     let min_tagged = min_tagged_version(container);
+    let keeps_unknown = container.unknown_tagged.is_some();
 
     let tagged = tagged_in_order(container);
     let known_tags = tagged.len() as u32;
@@ -314,6 +315,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                 const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema {
                     name: #name,
                     fields: &[#(#schemas),*],
+                    keeps_unknown_tags: #keeps_unknown,
                 };
             }
 
@@ -476,7 +478,7 @@ pub fn fallback(ident: &Ident, generics: &syn::Generics, is_message: bool) -> To
     let span = Span::call_site();
     quote_spanned! {span=>
         #struct_impl {
-            const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema { name: #name, fields: &[] };
+            const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema { name: #name, fields: &[], keeps_unknown_tags: false };
         }
         #default_impl {
             fn default() -> Self { #failed }

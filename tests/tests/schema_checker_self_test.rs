@@ -628,3 +628,35 @@ fn a_message_registered_twice_is_a_difference() {
         "{lines:?}"
     );
 }
+
+/// `ResponseHeader` exactly as Kafka has it, but without a field for unknown tags.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[kafka(kind = header, versions = "0-1", flexible = "1+")]
+struct ResponseHeader {
+    /// The correlation ID of this response.
+    #[kafka(versions = "0+")]
+    correlation_id: i32,
+}
+
+#[test]
+fn a_flexible_struct_that_drops_unknown_tags_is_reported() {
+    use kafka_wire::Message;
+    let dir = TempDir::new("checker").expect("temp folder");
+    for schema in SCHEMAS {
+        write(dir.path(), schema, &real(schema));
+    }
+    let mut runtime = Runtime::registry();
+    runtime.messages.retain(|m| SCHEMAS.contains(&m.name));
+    runtime.retired = &[];
+    for message in &mut runtime.messages {
+        if message.name == "ResponseHeader" {
+            *message = &ResponseHeader::SCHEMA;
+        }
+    }
+    let report = checker::check(dir.path(), &runtime);
+    let lines: Vec<String> = report.difference_lines().into_iter().collect();
+    assert_eq!(
+        lines,
+        ["ResponseHeader: struct has no `unknown_tagged` field to keep unknown tags"]
+    );
+}

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use kafka_wire::schema::{FieldSchema, MessageSchema};
+use kafka_wire::schema::{FieldSchema, MessageSchema, StructSchema};
 use kafka_wire::VersionRange;
 
 use super::load::{SchemaDefault, SchemaField, SchemaMessage};
@@ -53,6 +53,30 @@ pub fn message(report: &mut Report, schema: &SchemaMessage, message: &MessageSch
         unknown_keys(report, &common_path, &common.unknown_keys);
     }
     fields(report, path, schema, &schema.fields, message.body.fields);
+    if !message.flexible_versions.is_empty() {
+        keeps_unknown_tags(report, path, &message.body);
+    }
+}
+
+/// In a message with flexible versions every struct must keep the tags it does not
+/// know, or decoding a newer peer's message fails instead of round-tripping.
+fn keeps_unknown_tags(report: &mut Report, path: &str, schema: &StructSchema) {
+    if !schema.keeps_unknown_tags {
+        report.differ(
+            path,
+            "struct has no `unknown_tagged` field to keep unknown tags",
+        );
+    }
+    for field in schema.fields {
+        if let Some(nested) = field.ty.struct_schema() {
+            let suffix = if matches!(field.ty, kafka_wire::schema::TypeSchema::Array(_)) {
+                "[]"
+            } else {
+                ""
+            };
+            keeps_unknown_tags(report, &format!("{path}.{}{suffix}", field.name), nested);
+        }
+    }
 }
 
 /// Compares two field lists: presence, order, then each pair.
