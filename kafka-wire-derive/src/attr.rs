@@ -1,11 +1,16 @@
 //! Stage 1, parse: the `#[kafka(...)]` attributes as written, read by `darling`.
 //!
-//! Nothing is interpreted here beyond syntax; darling already reports unknown and
-//! duplicate keys, each spanned on the key.
+//! Nothing is interpreted here beyond syntax. The struct attribute and each field's
+//! attribute are read separately, and unknown keys are reported here rather than by
+//! darling, so that a typo in one place does not hide every other mistake.
 
+use darling::error::Accumulator;
 use darling::util::Flag;
-use darling::{FromDeriveInput, FromField, FromMeta};
-use syn::{Attribute, Expr, Generics, Ident, LitStr, Type};
+use darling::{Error, FromDeriveInput, FromField, FromMeta};
+use syn::spanned::Spanned;
+use syn::{Attribute, DeriveInput, Expr, Generics, Ident, LitStr, Type};
+
+use crate::keys::{self, CONTAINER_KEYS, FIELD_KEYS};
 
 /// Any expression, kept exactly as written (darling would parse the inside of a
 /// string literal as an expression, which loses string defaults).
@@ -23,11 +28,10 @@ impl FromMeta for RawExpr {
 
 /// The struct-level attribute.
 #[derive(Debug, FromDeriveInput)]
-#[darling(attributes(kafka), forward_attrs(doc), supports(struct_named))]
+#[darling(attributes(kafka), forward_attrs(doc), allow_unknown_fields)]
 pub struct RawContainer {
     pub ident: Ident,
     pub generics: Generics,
-    pub data: darling::ast::Data<(), RawField>,
     pub attrs: Vec<Attribute>,
     /// The schema name when it differs from the Rust name.
     pub name: Option<LitStr>,
@@ -42,7 +46,7 @@ pub struct RawContainer {
 
 /// One field's attribute.
 #[derive(Debug, FromField)]
-#[darling(attributes(kafka), forward_attrs(doc))]
+#[darling(attributes(kafka), forward_attrs(doc), allow_unknown_fields)]
 pub struct RawField {
     pub ident: Option<Ident>,
     pub ty: Type,
@@ -59,6 +63,53 @@ pub struct RawField {
     pub entity_type: Option<LitStr>,
     pub zero_copy: Flag,
     pub unknown_tagged: Flag,
+}
+
+/// The struct as read: `None` where an attribute could not be read at all (its
+/// errors are already recorded).
+pub struct RawInput {
+    pub container: Option<RawContainer>,
+    pub fields: Vec<Option<RawField>>,
+}
+
+/// Reads the struct attribute and every field attribute, recording all errors.
+pub fn parse(input: &DeriveInput, errors: &mut Accumulator) -> RawInput {
+    let fields = match named_fields(input) {
+        Ok(fields) => fields,
+        Err(error) => {
+            errors.push(error);
+            return RawInput {
+                container: None,
+                fields: Vec::new(),
+            };
+        }
+    };
+    keys::reject_unknown(&input.attrs, CONTAINER_KEYS, errors);
+    let container = errors.handle(RawContainer::from_derive_input(input));
+    let fields = fields
+        .named
+        .iter()
+        .map(|field| {
+            keys::reject_unknown(&field.attrs, FIELD_KEYS, errors);
+            errors.handle(RawField::from_field(field))
+        })
+        .collect();
+    RawInput { container, fields }
+}
+
+/// The fields of a struct with named fields; anything else is an error spanned on
+/// what makes it different (darling's shape check would span the derive).
+fn named_fields(input: &DeriveInput) -> Result<&syn::FieldsNamed, Error> {
+    let message = "kafka-wire derives structs with named fields, one per schema field";
+    match &input.data {
+        syn::Data::Struct(data) => match &data.fields {
+            syn::Fields::Named(named) => Ok(named),
+            syn::Fields::Unnamed(unnamed) => Err(Error::custom(message).with_span(unnamed)),
+            syn::Fields::Unit => Err(Error::custom(message).with_span(&input.ident)),
+        },
+        syn::Data::Enum(data) => Err(Error::custom(message).with_span(&data.enum_token.span())),
+        syn::Data::Union(data) => Err(Error::custom(message).with_span(&data.union_token.span())),
+    }
 }
 
 /// The `///` comment of an item, lines joined by spaces (Kafka's `about` is one line).
@@ -83,4 +134,62 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
         }
     }
     lines.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses `#[kafka(#attr)]` on a struct with one field carrying `#[kafka(#field)]`.
+    use crate::keys::{CONTAINER_KEYS, FIELD_KEYS};
+
+    fn parse_one(attr: &str, field: &str) -> (Vec<Error>, RawInput) {
+        let source = format!("#[kafka({attr})] struct S {{ #[kafka({field})] f: i32 }}");
+        let input: DeriveInput = syn::parse_str(&source).expect("test input parses");
+        let mut errors = darling::Error::accumulator();
+        let raw = parse(&input, &mut errors);
+        (errors.into_inner(), raw)
+    }
+
+    /// A value each key accepts, so the key lists can be checked against the structs.
+    fn sample(key: &str) -> String {
+        match key {
+            "kind" => "kind = data".into(),
+            "api_key" | "tag" | "default" => format!("{key} = 1"),
+            "latest_version_unstable"
+            | "ignorable"
+            | "map_key"
+            | "zero_copy"
+            | "unknown_tagged" => key.into(),
+            _ => format!("{key} = \"0+\""),
+        }
+    }
+
+    #[test]
+    fn every_listed_key_sets_its_field() {
+        let (_, empty) = parse_one("", "");
+        let empty_container = format!("{:?}", empty.container);
+        let empty_field = format!("{:?}", empty.fields[0]);
+        for key in CONTAINER_KEYS {
+            let (errors, raw) = parse_one(&sample(key), "");
+            assert!(errors.is_empty(), "struct key `{key}`: {errors:?}");
+            assert_ne!(format!("{:?}", raw.container), empty_container, "`{key}`");
+        }
+        for key in FIELD_KEYS {
+            let (errors, raw) = parse_one("", &sample(key));
+            assert!(errors.is_empty(), "field key `{key}`: {errors:?}");
+            assert_ne!(format!("{:?}", raw.fields[0]), empty_field, "`{key}`");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_reported_and_the_rest_still_read() {
+        let (errors, raw) = parse_one("versions = \"0-1\", colour = 1", "shade, versions = \"0+\"");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(raw.container.and_then(|c| c.versions).is_some());
+        assert!(raw.fields[0]
+            .as_ref()
+            .and_then(|f| f.versions.as_ref())
+            .is_some());
+    }
 }

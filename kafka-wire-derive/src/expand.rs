@@ -2,8 +2,9 @@
 //! live in `kafka_wire::__private`, which generated code names by absolute path.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::{Ident, LitStr};
 
 use crate::model::{Container, DefaultValue, Field, Kind};
 use crate::range::Range;
@@ -46,7 +47,7 @@ fn field_schema(field: &Field) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let map_key = field.map_key.is_some();
-    let entity_type = option_str(field.entity_type.as_deref());
+    let entity_type = option_str(field.entity_type.as_ref().map(LitStr::value).as_deref());
     let zero_copy = field.zero_copy.is_some();
     let about = &field.about;
     quote! {
@@ -68,24 +69,47 @@ fn field_schema(field: &Field) -> TokenStream {
     }
 }
 
-/// The field's default value as an expression of its type. A default that does not
-/// fit the type fails to type-check, spanned on the literal.
-fn default_expr(field: &Field) -> TokenStream {
-    let ty = &field.ty;
-    match &field.default {
-        None => quote!(<#ty as ::core::default::Default>::default()),
-        Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
-        Some(DefaultValue::Literal { expr, .. }) => quote_spanned!(expr.span()=> #expr),
-        Some(DefaultValue::Str(s)) => quote_spanned! {s.span()=>
-            <#ty as ::kafka_wire::__private::StrDefault>::from_default(#s)
-        },
-    }
+/// The helper returning field `index`'s default value.
+fn default_fn(index: usize) -> Ident {
+    format_ident!("__kafka_default_{}", index)
 }
 
-fn is_default(field: &Field) -> TokenStream {
+/// The helper telling whether field `index` holds its default value.
+fn is_default_fn(index: usize) -> Ident {
+    format_ident!("__kafka_is_default_{}", index)
+}
+
+/// The two helpers of a field's default. The default is written out once, so a
+/// default that does not fit the type fails to type-check once, spanned on the
+/// literal; comparing with it is spanned on the type, which must be `PartialEq`.
+fn default_fns(field: &Field, index: usize) -> TokenStream {
     let ty = &field.ty;
-    let default = default_expr(field);
-    quote!(|value: &#ty| *value == #default)
+    let value = match &field.default {
+        None => {
+            quote_spanned!(ty.span()=> <#ty as ::kafka_wire::__private::Wire>::schema_default())
+        }
+        Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
+        Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
+        Some(DefaultValue::Str(s)) => quote_spanned! {s.span()=>
+            ::kafka_wire::__private::StrDefault::from_default(#s)
+        },
+    };
+    let default = default_fn(index);
+    let is_default = is_default_fn(index);
+    let compare = {
+        let default = respanned(&default, ty.span());
+        quote_spanned!(ty.span()=> *value == #default())
+    };
+    quote! {
+        #[inline]
+        fn #default() -> #ty {
+            #value
+        }
+        #[inline]
+        fn #is_default(value: &#ty) -> bool {
+            #compare
+        }
+    }
 }
 
 /// `const` checks that need the field's Kafka type, which only the trait knows.
@@ -115,6 +139,9 @@ fn type_assertions(container: &Container, field: &Field) -> TokenStream {
         checks.push(quote_spanned!(flexible.span=>
             ::core::assert!(#kafka_type.allows_flexible_override(), #msg);));
     }
+    if let Some(check) = entity_type_assertion(field) {
+        checks.push(check);
+    }
     if let Some(span) = field.zero_copy {
         let msg = format!("field `{name}`: `zero_copy` applies only to bytes fields");
         checks.push(quote_spanned!(span=>
@@ -135,6 +162,33 @@ fn type_assertions(container: &Container, field: &Field) -> TokenStream {
         });
     }
     quote!(#(#checks)*)
+}
+
+/// Kafka's generator: an entity type fixes the field's type (or its elements').
+fn entity_type_assertion(field: &Field) -> Option<TokenStream> {
+    let entity = field.entity_type.as_ref()?;
+    let (variant, kafka_name) = match entity.value().as_str() {
+        "transactionalId" | "groupId" | "topicName" => (quote!(String), "string"),
+        "producerId" => (quote!(Int64), "int64"),
+        "brokerId" => (quote!(Int32), "int32"),
+        _ => return None,
+    };
+    let ty = &field.ty;
+    let msg = format!(
+        "field `{}`: entity type `{}` needs a {kafka_name} field or an array of them",
+        field.name,
+        entity.value()
+    );
+    Some(quote_spanned! {entity.span()=>
+        ::core::assert!(
+            ::core::matches!(
+                <#ty as ::kafka_wire::__private::Wire>::TYPE,
+                ::kafka_wire::__private::TypeSchema::#variant
+                    | ::kafka_wire::__private::TypeSchema::Array(&::kafka_wire::__private::TypeSchema::#variant)
+            ),
+            #msg
+        );
+    })
 }
 
 fn min_tagged_version(container: &Container) -> TokenStream {
@@ -163,125 +217,183 @@ fn tagged_in_order(container: &Container) -> Vec<usize> {
     tagged.into_iter().map(|(_, i)| i).collect()
 }
 
-/// The impls of `Struct`, `Wire`, `Nullable` and `Default`.
+/// The per-field runtime calls of one pass. Each is spanned on the field's type, so a
+/// type that cannot stand for a Kafka type is reported there, not on the derive.
+struct FieldCalls {
+    size: Vec<TokenStream>,
+    write: Vec<TokenStream>,
+    read: Vec<TokenStream>,
+}
+
+fn field_calls(fields: &[Field]) -> FieldCalls {
+    let mut calls = FieldCalls {
+        size: Vec::new(),
+        write: Vec::new(),
+        read: Vec::new(),
+    };
+    for (index, field) in fields.iter().enumerate() {
+        let span = field.ty.span();
+        let ident = respanned(&field.ident, span);
+        let is_default = respanned(&is_default_fn(index), span);
+        calls.size.push(quote_spanned! {span=>
+            size += ::kafka_wire::__private::size_field(&self.#ident, &FIELDS[#index], cx, #is_default)?;
+        });
+        calls.write.push(quote_spanned! {span=>
+            ::kafka_wire::__private::write_field(buf, &self.#ident, &FIELDS[#index], cx)?;
+        });
+        calls.read.push(quote_spanned! {span=>
+            ::kafka_wire::__private::read_field(&mut this.#ident, reader, &FIELDS[#index], cx)?;
+        });
+    }
+    calls
+}
+
+/// `ident` carrying `span`, so an expression built from it is spanned there alone.
+fn respanned(ident: &Ident, span: Span) -> Ident {
+    let mut ident = ident.clone();
+    ident.set_span(span);
+    ident
+}
+
+/// The impls of `Struct`, `Wire`, `Nullable` and `Default`, with the field helpers
+/// they share, inside one anonymous `const` that also runs the type assertions.
 pub fn struct_impls(container: &Container) -> TokenStream {
     let ident = &container.ident;
     let name = &container.name;
     let fields = &container.fields;
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
-    let index: Vec<usize> = (0..fields.len()).collect();
     let schemas = fields.iter().map(field_schema);
     let assertions = fields.iter().map(|f| type_assertions(container, f));
-    let defaults = fields.iter().map(default_expr);
-    let is_defaults: Vec<_> = fields.iter().map(is_default).collect();
+    let helpers = fields.iter().enumerate().map(|(i, f)| default_fns(f, i));
+    let defaults = (0..fields.len()).map(default_fn);
+    let calls = field_calls(fields);
+    let (size_calls, write_calls, read_calls) = (&calls.size, &calls.write, &calls.read);
     let min_tagged = min_tagged_version(container);
+    let keeps_unknown = container.unknown_tagged.is_some();
 
     let tagged = tagged_in_order(container);
     let known_tags = tagged.len() as u32;
     let t_idents: Vec<_> = tagged.iter().map(|&i| &fields[i].ident).collect();
     let t_index = &tagged;
-    let t_is_default: Vec<_> = tagged.iter().map(|&i| &is_defaults[i]).collect();
+    let t_is_default: Vec<_> = tagged.iter().map(|&i| is_default_fn(i)).collect();
     let t_tags: Vec<u32> = tagged
         .iter()
         .filter_map(|&i| fields[i].tag.map(|t| t.0))
         .collect();
     let t_slot: Vec<usize> = (0..tagged.len()).collect();
 
+    // `unknown` binds the unknown-tags field, typed where it is taken so a field of
+    // another type is reported on its type, once per kind of borrow.
     let (unknown_ref, unknown_mut, unknown_default) = match &container.unknown_tagged {
-        Some(u) => (
-            quote!(::core::option::Option::Some(&self.#u)),
-            quote!(::core::option::Option::Some(&mut this.#u)),
-            quote!(#u: ::core::default::Default::default(),),
-        ),
-        None => (
-            quote!(::core::option::Option::None),
-            quote!(::core::option::Option::None),
-            quote!(),
-        ),
+        Some((u, span)) => {
+            let u = respanned(u, *span);
+            (
+                quote_spanned! {*span=>
+                    let unknown: &::kafka_wire::__private::UnknownTaggedFields = &self.#u;
+                    let unknown = ::core::option::Option::Some(unknown);
+                },
+                quote_spanned! {*span=>
+                    let unknown: &mut ::kafka_wire::__private::UnknownTaggedFields = &mut this.#u;
+                    let unknown = ::core::option::Option::Some(unknown);
+                },
+                quote!(#u: ::core::default::Default::default(),),
+            )
+        }
+        None => {
+            let none = quote!(let unknown = ::core::option::Option::None;);
+            (none.clone(), none, quote!())
+        }
     };
-    let unknown_type_check = container.unknown_tagged.as_ref().map(|u| {
-        quote_spanned!(u.span()=> let _: &::kafka_wire::__private::UnknownTaggedFields = &self.#u;)
-    });
 
     let p = quote!(::kafka_wire::__private);
     quote! {
-        const _: () = { #(#assertions)* };
+        const _: () = {
+            #(#assertions)*
+            #(#helpers)*
 
-        impl #p::Struct for #ident {
-            const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema {
-                name: #name,
-                fields: &[#(#schemas),*],
-            };
-        }
-
-        impl ::core::default::Default for #ident {
-            fn default() -> Self {
-                Self { #(#idents: #defaults,)* #unknown_default }
-            }
-        }
-
-        impl #p::Wire for #ident {
-            const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
-            const MIN_TAGGED_VERSION: i16 = #min_tagged;
-
-            fn size(&self, cx: #p::Cx) -> ::core::result::Result<usize, #p::EncodeError> {
-                const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
-                #unknown_type_check
-                let mut size = 0usize;
-                #( size += #p::size_field(&self.#idents, &FIELDS[#index], cx, #is_defaults)?; )*
-                let mut tagged = #p::TaggedSize::default();
-                #( #p::size_tagged(&mut tagged, &self.#t_idents, &FIELDS[#t_index], cx, #t_is_default)?; )*
-                size += tagged.finish(#unknown_ref, #known_tags, cx)?;
-                ::core::result::Result::Ok(size)
+            impl #p::Struct for #ident {
+                const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema {
+                    name: #name,
+                    fields: &[#(#schemas),*],
+                    keeps_unknown_tags: #keeps_unknown,
+                };
             }
 
-            fn write<B: #p::BufMut>(&self, buf: &mut B, cx: #p::Cx) -> ::core::result::Result<(), #p::EncodeError> {
-                const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
-                #( #p::write_field(buf, &self.#idents, &FIELDS[#index], cx)?; )*
-                if cx.flexible {
-                    let present: [bool; #known_tags as usize] = [
-                        #( #p::tagged_present(&self.#t_idents, &FIELDS[#t_index], cx, #t_is_default), )*
-                    ];
-                    let count = present.iter().filter(|p| **p).count();
-                    let mut writer = #p::TaggedWriter::begin(buf, count, #unknown_ref);
-                    #(
-                        if present[#t_slot] {
-                            #p::write_tagged(&mut writer, buf, &self.#t_idents, &FIELDS[#t_index], cx)?;
-                        }
-                    )*
-                    writer.finish(buf);
-                }
-                ::core::result::Result::Ok(())
-            }
-
-            fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
-                const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
-                let mut this = <Self as ::core::default::Default>::default();
-                #( #p::read_field(&mut this.#idents, reader, &FIELDS[#index], cx)?; )*
-                if cx.flexible {
-                    #p::read_tagged_section(reader, #unknown_mut, |tag, reader| match tag {
-                        #( #t_tags => #p::read_tagged(&mut this.#t_idents, reader, &FIELDS[#t_index], cx), )*
-                        _ => ::core::result::Result::Ok(false),
-                    })?;
-                }
-                ::core::result::Result::Ok(this)
-            }
-        }
-
-        impl #p::Nullable for #ident {
-            fn null_size(_cx: #p::Cx) -> usize { 1 }
-            fn write_null<B: #p::BufMut>(buf: &mut B, _cx: #p::Cx) { #p::write_struct_null(buf) }
-            fn present_marker_size() -> usize { 1 }
-            fn write_present_marker<B: #p::BufMut>(buf: &mut B) { #p::write_struct_present(buf) }
-            fn read_nullable(reader: &mut #p::Reader<'_>, cx: #p::Cx)
-                -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
-                if #p::read_struct_marker(reader)? {
-                    <Self as #p::Wire>::read(reader, cx).map(::core::option::Option::Some)
-                } else {
-                    ::core::result::Result::Ok(::core::option::Option::None)
+            impl ::core::default::Default for #ident {
+                fn default() -> Self {
+                    Self { #(#idents: #defaults(),)* #unknown_default }
                 }
             }
-        }
+
+            impl #p::Wire for #ident {
+                const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
+                const MIN_TAGGED_VERSION: i16 = #min_tagged;
+
+                fn size(&self, cx: #p::Cx) -> ::core::result::Result<usize, #p::EncodeError> {
+                    const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
+                    #unknown_ref
+                    let mut size = 0usize;
+                    #(#size_calls)*
+                    let mut tagged = #p::TaggedSize::default();
+                    #( #p::size_tagged(&mut tagged, &self.#t_idents, &FIELDS[#t_index], cx, #t_is_default)?; )*
+                    size += tagged.finish(unknown, #known_tags, cx)?;
+                    ::core::result::Result::Ok(size)
+                }
+
+                fn write<B: #p::BufMut>(&self, buf: &mut B, cx: #p::Cx) -> ::core::result::Result<(), #p::EncodeError> {
+                    const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
+                    #(#write_calls)*
+                    if cx.flexible {
+                        let present: [bool; #known_tags as usize] = [
+                            #( #p::tagged_present(&self.#t_idents, &FIELDS[#t_index], cx, #t_is_default), )*
+                        ];
+                        let count = present.iter().filter(|p| **p).count();
+                        #unknown_ref
+                    let mut writer = #p::TaggedWriter::begin(buf, count, unknown);
+                        #(
+                            if present[#t_slot] {
+                                #p::write_tagged(&mut writer, buf, &self.#t_idents, &FIELDS[#t_index], cx)?;
+                            }
+                        )*
+                        writer.finish(buf);
+                    }
+                    ::core::result::Result::Ok(())
+                }
+
+                fn schema_default() -> Self {
+                    <Self as ::core::default::Default>::default()
+                }
+
+                fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
+                    const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
+                    let mut this = <Self as ::core::default::Default>::default();
+                    #(#read_calls)*
+                    if cx.flexible {
+                        #unknown_mut
+                        #p::read_tagged_section(reader, unknown, |tag, reader| match tag {
+                            #( #t_tags => #p::read_tagged(&mut this.#t_idents, reader, &FIELDS[#t_index], cx), )*
+                            _ => ::core::result::Result::Ok(false),
+                        })?;
+                    }
+                    ::core::result::Result::Ok(this)
+                }
+            }
+
+            impl #p::Nullable for #ident {
+                fn null_size(_cx: #p::Cx) -> usize { 1 }
+                fn write_null<B: #p::BufMut>(buf: &mut B, _cx: #p::Cx) { #p::write_struct_null(buf) }
+                fn present_marker_size() -> usize { 1 }
+                fn write_present_marker<B: #p::BufMut>(buf: &mut B) { #p::write_struct_present(buf) }
+                fn read_nullable(reader: &mut #p::Reader<'_>, cx: #p::Cx)
+                    -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
+                    if #p::read_struct_marker(reader)? {
+                        <Self as #p::Wire>::read(reader, cx).map(::core::option::Option::Some)
+                    } else {
+                        ::core::result::Result::Ok(::core::option::Option::None)
+                    }
+                }
+            }
+        };
     }
 }
 
@@ -304,16 +416,17 @@ pub fn message_impl(container: &Container) -> TokenStream {
     let about = &container.about;
     let kind = kind_tokens(message.kind);
     let api_key = match message.api_key {
-        Some((key, _)) => quote!(::core::option::Option::Some(#key)),
-        None => quote!(::core::option::Option::None),
+        Some((Some(key), _)) => quote!(::core::option::Option::Some(#key)),
+        // An invalid key is an error, so no impl is expanded with it.
+        _ => quote!(::core::option::Option::None),
     };
     let valid = range(message.versions.range);
     let flexible = range(message.flexible.range);
     let listeners = &message.listeners;
-    let unstable = message.latest_version_unstable;
+    let unstable = message.latest_version_unstable.is_some();
     let p = quote!(::kafka_wire::__private);
     quote! {
-        impl ::kafka_wire::Message for #ident {
+        impl #p::Message for #ident {
             const SCHEMA: #p::MessageSchema = #p::MessageSchema {
                 name: #name,
                 kind: #kind,
@@ -329,16 +442,25 @@ pub fn message_impl(container: &Container) -> TokenStream {
     }
 }
 
-/// Impls that keep the user's crate free of follow-on errors when the derive failed.
-pub fn fallback(ident: &syn::Ident, is_message: bool) -> TokenStream {
+/// Impls that keep the user's crate free of follow-on errors when the derive failed:
+/// code calling `encode`, `decode` or `SCHEMA` still type-checks. Generic parameters
+/// are carried over so a generic struct reports only that it is generic.
+pub fn fallback(ident: &Ident, generics: &syn::Generics, is_message: bool) -> TokenStream {
     let p = quote!(::kafka_wire::__private);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let impl_for = |trait_path: TokenStream| quote!(impl #impl_generics #trait_path for #ident #ty_generics #where_clause);
     let name = ident.to_string();
     let failed = quote!(::core::panic!(
         "kafka-wire: this struct's derive failed to compile"
     ));
+    let struct_impl = impl_for(quote!(#p::Struct));
+    let default_impl = impl_for(quote!(::core::default::Default));
+    let wire_impl = impl_for(quote!(#p::Wire));
+    let nullable_impl = impl_for(quote!(#p::Nullable));
+    let message_impl = impl_for(quote!(#p::Message));
     let message = is_message.then(|| {
         quote! {
-            impl ::kafka_wire::Message for #ident {
+            #message_impl {
                 const SCHEMA: #p::MessageSchema = #p::MessageSchema {
                     name: #name,
                     kind: #p::MessageKind::Data,
@@ -347,7 +469,7 @@ pub fn fallback(ident: &syn::Ident, is_message: bool) -> TokenStream {
                     flexible_versions: #p::VersionRange::NONE,
                     listeners: &[],
                     latest_version_unstable: false,
-                    body: <#ident as #p::Struct>::STRUCT_SCHEMA,
+                    body: <Self as #p::Struct>::STRUCT_SCHEMA,
                     about: "",
                 };
             }
@@ -355,19 +477,20 @@ pub fn fallback(ident: &syn::Ident, is_message: bool) -> TokenStream {
     });
     let span = Span::call_site();
     quote_spanned! {span=>
-        impl #p::Struct for #ident {
-            const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema { name: #name, fields: &[] };
+        #struct_impl {
+            const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema { name: #name, fields: &[], keeps_unknown_tags: false };
         }
-        impl ::core::default::Default for #ident {
+        #default_impl {
             fn default() -> Self { #failed }
         }
-        impl #p::Wire for #ident {
+        #wire_impl {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
             fn size(&self, _: #p::Cx) -> ::core::result::Result<usize, #p::EncodeError> { #failed }
             fn write<B: #p::BufMut>(&self, _: &mut B, _: #p::Cx) -> ::core::result::Result<(), #p::EncodeError> { #failed }
             fn read(_: &mut #p::Reader<'_>, _: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> { #failed }
+            fn schema_default() -> Self { #failed }
         }
-        impl #p::Nullable for #ident {
+        #nullable_impl {
             fn null_size(_: #p::Cx) -> usize { #failed }
             fn write_null<B: #p::BufMut>(_: &mut B, _: #p::Cx) { #failed }
             fn read_nullable(_: &mut #p::Reader<'_>, _: #p::Cx)

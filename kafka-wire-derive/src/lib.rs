@@ -3,18 +3,20 @@
 //!
 //! Use them through the `kafka-wire` crate, which re-exports them and documents the
 //! attribute language. The macro runs in four stages, one module each:
-//! `attr` (parse, with darling) → `model` (typed values) → `check` (cross-field
-//! rules) → `expand` (impls; a stub impl when anything failed, so users see only
-//! the real errors).
+//! `attr` (parse, with darling; `keys` rejects unknown keys) → `model` (typed
+//! values) → `check` (cross-field rules) → `expand` (impls; a stub impl when
+//! anything failed, so users see only the real errors). Every stage records all
+//! the errors it finds, and later stages still run on what parsed, so one struct's
+//! mistakes are reported together.
 #![forbid(unsafe_code)]
 
 mod attr;
 mod check;
 mod expand;
+mod keys;
 mod model;
 mod range;
 
-use darling::FromDeriveInput;
 use proc_macro::TokenStream;
 use syn::parse_macro_input;
 
@@ -36,9 +38,8 @@ pub fn derive_struct(input: TokenStream) -> TokenStream {
 
 fn derive(input: &syn::DeriveInput, which: Derive) -> proc_macro2::TokenStream {
     let mut errors = darling::Error::accumulator();
-    let container = errors
-        .handle(attr::RawContainer::from_derive_input(input))
-        .and_then(|raw| model::build(&raw, which, &mut errors));
+    let raw = attr::parse(input, &mut errors);
+    let container = model::build(&raw, which, &mut errors);
     if let Some(container) = &container {
         check::check(container, &mut errors);
     }
@@ -50,7 +51,8 @@ fn derive(input: &syn::DeriveInput, which: Derive) -> proc_macro2::TokenStream {
         }
         (result, _) => {
             let errors = result.err().map(darling::Error::write_errors);
-            let fallback = expand::fallback(&input.ident, which == Derive::Message);
+            let fallback =
+                expand::fallback(&input.ident, &input.generics, which == Derive::Message);
             quote::quote!(#errors #fallback)
         }
     }

@@ -7,7 +7,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Lit, LitStr, Type, UnOp};
 
-use crate::attr::{doc_text, RawContainer, RawExpr, RawField};
+use crate::attr::{doc_text, RawContainer, RawExpr, RawField, RawInput};
 use crate::range::Range;
 
 /// Which derive is running.
@@ -37,11 +37,13 @@ pub enum Kind {
 pub struct MessageAttrs {
     pub kind: Kind,
     pub kind_span: Span,
-    pub api_key: Option<(i16, Span)>,
+    /// The key as written: its value when valid (errors already recorded if not).
+    pub api_key: Option<(Option<i16>, Span)>,
     pub versions: SpannedRange,
     pub flexible: SpannedRange,
     pub listeners: Vec<String>,
-    pub latest_version_unstable: bool,
+    pub listeners_span: Option<Span>,
+    pub latest_version_unstable: Option<Span>,
 }
 
 /// A field's default, as written.
@@ -72,6 +74,8 @@ pub struct Field {
     pub ident: Ident,
     pub ty: Type,
     pub name: String,
+    /// The `name = "..."` override, or the Rust field name the schema name comes from.
+    pub name_span: Span,
     pub about: String,
     pub versions: SpannedRange,
     pub nullable: Option<SpannedRange>,
@@ -82,7 +86,7 @@ pub struct Field {
     pub default: Option<DefaultValue>,
     pub flexible: Option<SpannedRange>,
     pub map_key: Option<Span>,
-    pub entity_type: Option<String>,
+    pub entity_type: Option<LitStr>,
     pub zero_copy: Option<Span>,
 }
 
@@ -93,7 +97,51 @@ pub struct Container {
     pub about: String,
     pub message: Option<MessageAttrs>,
     pub fields: Vec<Field>,
-    pub unknown_tagged: Option<Ident>,
+    /// The field holding unknown tags, and the span of its type.
+    pub unknown_tagged: Option<(Ident, Span)>,
+    /// True when some field could not be modelled (its errors are recorded), so
+    /// rules over all fields (tag gaps) would see a false picture.
+    pub incomplete: bool,
+}
+
+/// Kafka's `EntityType` values.
+const ENTITY_TYPES: &[&str] = &[
+    "unknown",
+    "transactionalId",
+    "producerId",
+    "groupId",
+    "topicName",
+    "brokerId",
+];
+
+/// Kafka's rule for field names, `[A-Za-z][A-Za-z0-9]*`; struct names follow it too.
+fn is_schema_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric())
+}
+
+/// The schema name: the override when given, else `derived`; reported when Kafka
+/// would not accept it.
+fn schema_name(
+    name: Option<&LitStr>,
+    derived: impl FnOnce() -> String,
+    fallback_span: Span,
+    errors: &mut darling::error::Accumulator,
+) -> (String, Span) {
+    let (text, span) = match name {
+        Some(lit) => (lit.value(), lit.span()),
+        None => (derived(), fallback_span),
+    };
+    if !is_schema_name(&text) {
+        errors.push(
+            Error::custom(format!(
+                "`{text}` is not a Kafka schema name: use ASCII letters and digits, starting with a letter"
+            ))
+            .with_span(&span),
+        );
+    }
+    (text, span)
 }
 
 fn range(lit: &LitStr, errors: &mut darling::error::Accumulator) -> Option<SpannedRange> {
@@ -237,11 +285,31 @@ fn field(raw: &RawField, errors: &mut darling::error::Accumulator) -> Option<Fie
         .default
         .as_ref()
         .and_then(|d| errors.handle(default_value(d)));
+    if let Some(entity) = &raw.entity_type {
+        if !ENTITY_TYPES.contains(&entity.value().as_str()) {
+            errors.push(
+                Error::custom(format!(
+                    "unknown entity type `{}`: Kafka knows {}",
+                    entity.value(),
+                    ENTITY_TYPES
+                        .iter()
+                        .map(|e| format!("`{e}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .with_span(entity),
+            );
+        }
+    }
+    let (name, name_span) = schema_name(
+        raw.name.as_ref(),
+        || pascal_case(&ident),
+        ident.span(),
+        errors,
+    );
     Some(Field {
-        name: raw
-            .name
-            .as_ref()
-            .map_or_else(|| pascal_case(&ident), LitStr::value),
+        name,
+        name_span,
         about: doc_text(&raw.attrs),
         ty: raw.ty.clone(),
         versions: versions?,
@@ -252,7 +320,7 @@ fn field(raw: &RawField, errors: &mut darling::error::Accumulator) -> Option<Fie
         default,
         flexible,
         map_key: raw.map_key.is_present().then(|| raw.map_key.span()),
-        entity_type: raw.entity_type.as_ref().map(LitStr::value),
+        entity_type: raw.entity_type.clone(),
         zero_copy: raw.zero_copy.is_present().then(|| raw.zero_copy.span()),
         ident,
     })
@@ -316,18 +384,22 @@ fn message_attrs(
             None
         }
     };
-    let api_key = raw.api_key.as_ref().and_then(|key| match integer(&key.0) {
-        Some((value, _)) => match i16::try_from(value) {
-            Ok(v) if v >= 0 => Some((v, key.0.span())),
-            _ => {
-                errors.push(Error::custom("`api_key` must be 0 to 32767").with_span(&key.0));
+    let api_key = raw.api_key.as_ref().map(|key| {
+        let value = match integer(&key.0) {
+            Some((value, _)) => match i16::try_from(value) {
+                Ok(v) if v >= 0 => Some(v),
+                _ => {
+                    errors.push(Error::custom("`api_key` must be 0 to 32767").with_span(&key.0));
+                    None
+                }
+            },
+            None => {
+                errors
+                    .push(Error::custom("`api_key` must be an integer literal").with_span(&key.0));
                 None
             }
-        },
-        None => {
-            errors.push(Error::custom("`api_key` must be an integer literal").with_span(&key.0));
-            None
-        }
+        };
+        (value, key.0.span())
     });
     let versions = match &raw.versions {
         Some(lit) => range(lit, errors),
@@ -346,6 +418,7 @@ fn message_attrs(
             span: raw.ident.span(),
         }),
     };
+    let listeners_span = raw.listeners.as_ref().map(LitStr::span);
     let listeners = raw.listeners.as_ref().map_or_else(Vec::new, |lit| {
         lit.value()
             .split(',')
@@ -360,54 +433,67 @@ fn message_attrs(
         versions: versions?,
         flexible: flexible?,
         listeners,
-        latest_version_unstable: raw.latest_version_unstable.is_present(),
+        listeners_span,
+        latest_version_unstable: raw
+            .latest_version_unstable
+            .is_present()
+            .then(|| raw.latest_version_unstable.span()),
     })
 }
 
 fn reject_message_keys(raw: &RawContainer, errors: &mut darling::error::Accumulator) {
-    let spans = [
-        raw.kind.as_ref().map(|k| k.0.span()),
-        raw.api_key.as_ref().map(|k| k.0.span()),
-        raw.versions.as_ref().map(LitStr::span),
-        raw.flexible.as_ref().map(LitStr::span),
-        raw.listeners.as_ref().map(LitStr::span),
-        raw.latest_version_unstable
-            .is_present()
-            .then(|| raw.latest_version_unstable.span()),
+    let keys = [
+        ("api_key", raw.api_key.as_ref().map(|k| k.0.span())),
+        ("kind", raw.kind.as_ref().map(|k| k.0.span())),
+        ("versions", raw.versions.as_ref().map(LitStr::span)),
+        ("flexible", raw.flexible.as_ref().map(LitStr::span)),
+        ("listeners", raw.listeners.as_ref().map(LitStr::span)),
+        (
+            "latest_version_unstable",
+            raw.latest_version_unstable
+                .is_present()
+                .then(|| raw.latest_version_unstable.span()),
+        ),
     ];
-    for span in spans.into_iter().flatten() {
-        errors.push(
-            Error::custom("only a top-level `Message` takes this; a nested `Struct` gets versions and flexibility from its parent")
+    for (key, span) in keys {
+        if let Some(span) = span {
+            errors.push(
+                Error::custom(format!(
+                    "`{key}` belongs on a top-level `Message`; a nested `Struct` gets its versions and flexibility from its parent"
+                ))
                 .with_span(&span),
-        );
+            );
+        }
     }
 }
 
-/// Builds the model, collecting every attribute-level error.
+/// Builds the model, collecting every attribute-level error. Fields are modelled
+/// even when the struct attribute could not be read, so their errors show too.
 pub fn build(
-    raw: &RawContainer,
+    raw: &RawInput,
     derive: Derive,
     errors: &mut darling::error::Accumulator,
 ) -> Option<Container> {
-    if let Some(param) = raw.generics.params.first() {
-        errors.push(Error::custom("kafka-wire structs cannot be generic").with_span(param));
-    }
-    let message = match derive {
-        Derive::Message => message_attrs(raw, errors),
-        Derive::Struct => {
-            reject_message_keys(raw, errors);
-            None
+    let message = raw.container.as_ref().and_then(|container| {
+        if let Some(param) = container.generics.params.first() {
+            errors.push(Error::custom("kafka-wire structs cannot be generic").with_span(param));
         }
-    };
-    let raw_fields = raw
-        .data
-        .as_ref()
-        .take_struct()
-        .map(|f| f.fields)
-        .unwrap_or_default();
+        match derive {
+            Derive::Message => message_attrs(container, errors),
+            Derive::Struct => {
+                reject_message_keys(container, errors);
+                None
+            }
+        }
+    });
     let mut fields = Vec::new();
-    let mut unknown_tagged: Option<Ident> = None;
-    for raw_field in raw_fields {
+    let mut unknown_tagged: Option<(Ident, Span)> = None;
+    let mut incomplete = false;
+    for raw_field in &raw.fields {
+        let Some(raw_field) = raw_field else {
+            incomplete = true;
+            continue;
+        };
         if raw_field.unknown_tagged.is_present() {
             check_unknown_tagged_alone(raw_field, errors);
             if unknown_tagged.is_some() {
@@ -416,26 +502,33 @@ pub fn build(
                         .with_span(&raw_field.unknown_tagged.span()),
                 );
             }
-            unknown_tagged = raw_field.ident.clone();
+            unknown_tagged = raw_field
+                .ident
+                .clone()
+                .map(|ident| (ident, raw_field.ty.span()));
             continue;
         }
-        if let Some(f) = field(raw_field, errors) {
-            fields.push(f);
+        match field(raw_field, errors) {
+            Some(f) => fields.push(f),
+            None => incomplete = true,
         }
     }
-    let container = Container {
-        name: raw
-            .name
-            .as_ref()
-            .map_or_else(|| raw.ident.to_string(), LitStr::value),
-        about: doc_text(&raw.attrs),
-        ident: raw.ident.clone(),
+    let raw_container = raw.container.as_ref()?;
+    if derive == Derive::Message && message.is_none() {
+        return None;
+    }
+    // Only an override is checked: a Rust type name is the user's to choose.
+    let name = match &raw_container.name {
+        Some(lit) => schema_name(Some(lit), String::new, lit.span(), errors).0,
+        None => raw_container.ident.to_string(),
+    };
+    Some(Container {
+        name,
+        about: doc_text(&raw_container.attrs),
+        ident: raw_container.ident.clone(),
         message,
         fields,
         unknown_tagged,
-    };
-    if derive == Derive::Message && container.message.is_none() {
-        return None;
-    }
-    Some(container)
+        incomplete,
+    })
 }

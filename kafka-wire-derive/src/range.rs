@@ -31,6 +31,19 @@ impl Range {
         !self.is_empty() && !other.is_empty() && self.min <= other.max && other.min <= self.max
     }
 
+    /// The versions in both; `NONE` when there are none.
+    pub fn intersect(self, other: Range) -> Range {
+        let both = Range {
+            min: self.min.max(other.min),
+            max: self.max.min(other.max),
+        };
+        if both.is_empty() {
+            Range::NONE
+        } else {
+            both
+        }
+    }
+
     /// Parses `N`, `N+`, `N-M` or `none`, with a message fit for a compile error.
     pub fn parse(text: &str) -> Result<Range, String> {
         let text = text.trim();

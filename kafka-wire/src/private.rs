@@ -5,7 +5,7 @@
 
 pub use bytes::{BufMut, Bytes};
 
-pub use crate::message::Struct;
+pub use crate::message::{Message, Struct};
 pub use crate::schema::{FieldSchema, MessageKind, MessageSchema, StructSchema, TypeSchema};
 pub use crate::wire::tagged::{read_tagged_section, TaggedSize, TaggedWriter};
 pub use crate::wire::{Cx, Nullable, UnknownTaggedFields, Wire};

@@ -209,7 +209,7 @@ impl FieldSchema {
 /// ```
 /// use kafka_wire::schema::StructSchema;
 ///
-/// const EMPTY: StructSchema = StructSchema { name: "Empty", fields: &[] };
+/// const EMPTY: StructSchema = StructSchema { name: "Empty", fields: &[], keeps_unknown_tags: false };
 /// assert!(EMPTY.field("Missing").is_none());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -218,6 +218,9 @@ pub struct StructSchema {
     pub name: &'static str,
     /// Its fields, in wire order.
     pub fields: &'static [FieldSchema],
+    /// Whether it has an `unknown_tagged` field that keeps tags this code does not know
+    /// (without one, decoding an unknown tag is an error rather than a silent loss).
+    pub keeps_unknown_tags: bool,
 }
 
 impl StructSchema {

@@ -32,6 +32,8 @@ pub struct Registered {
     pub schema: &'static MessageSchema,
     /// Decodes a body at a version and encodes the result again at that version.
     pub recode: fn(&Bytes, i16) -> Result<Bytes, RecodeError>,
+    /// Encodes the message's `Default` value (its schema defaults) at a version.
+    pub encode_default: fn(i16) -> Result<Bytes, EncodeError>,
 }
 
 impl Registered {
@@ -40,8 +42,13 @@ impl Registered {
         Registered {
             schema: &M::SCHEMA,
             recode: recode::<M>,
+            encode_default: encode_default::<M>,
         }
     }
+}
+
+fn encode_default<M: Message>(version: i16) -> Result<Bytes, EncodeError> {
+    M::default().encode(version)
 }
 
 fn recode<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, RecodeError> {

@@ -1,6 +1,129 @@
-//! TxnOffsetCommit (API key 28).
+//! TxnOffsetCommit (API key 28): commits consumer offsets as part of a transaction.
 
 use crate::registry::Registered;
+use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[];
+pub(crate) const MESSAGES: &[Registered] = &[
+    Registered::of::<TxnOffsetCommitRequest>(),
+    Registered::of::<TxnOffsetCommitResponse>(),
+];
+
+/// TxnOffsetCommit request: the offsets to commit within a transaction.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[kafka(api_key = 28, kind = request, versions = "0-6", flexible = "3+",
+        listeners = "broker")]
+pub struct TxnOffsetCommitRequest {
+    /// The ID of the transaction.
+    #[kafka(versions = "0+", entity_type = "transactionalId")]
+    pub transactional_id: KafkaString,
+    /// The ID of the group.
+    #[kafka(versions = "0+", entity_type = "groupId")]
+    pub group_id: KafkaString,
+    /// The current producer ID in use by the transactional ID.
+    #[kafka(versions = "0+", entity_type = "producerId")]
+    pub producer_id: i64,
+    /// The current epoch associated with the producer ID.
+    #[kafka(versions = "0+")]
+    pub producer_epoch: i16,
+    /// The generation of the group if using the classic group protocol or the member
+    /// epoch if using the consumer protocol.
+    #[kafka(versions = "3+", default = -1)]
+    pub generation_id_or_member_epoch: i32,
+    /// The member ID assigned by the group coordinator.
+    #[kafka(versions = "3+", default = "")]
+    pub member_id: KafkaString,
+    /// The unique identifier of the consumer instance provided by end user.
+    #[kafka(versions = "3+", nullable = "3+", default = null)]
+    pub group_instance_id: Option<KafkaString>,
+    /// Each topic that we want to commit offsets for.
+    #[kafka(versions = "0+")]
+    pub topics: Vec<TxnOffsetCommitRequestTopic>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// A topic and the offsets to commit in it.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+pub struct TxnOffsetCommitRequestTopic {
+    /// The topic name.
+    #[kafka(versions = "0-5", entity_type = "topicName", ignorable)]
+    pub name: KafkaString,
+    /// The topic ID.
+    #[kafka(versions = "6+", ignorable)]
+    pub topic_id: Uuid,
+    /// The partitions inside the topic that we want to commit offsets for.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<TxnOffsetCommitRequestPartition>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// The offset to commit for one partition.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+pub struct TxnOffsetCommitRequestPartition {
+    /// The index of the partition within the topic.
+    #[kafka(versions = "0+")]
+    pub partition_index: i32,
+    /// The message offset to be committed.
+    #[kafka(versions = "0+")]
+    pub committed_offset: i64,
+    /// The leader epoch of the last consumed record.
+    #[kafka(versions = "2+", default = -1, ignorable)]
+    pub committed_leader_epoch: i32,
+    /// Any associated metadata the client wants to keep.
+    #[kafka(versions = "0+", nullable = "0+")]
+    pub committed_metadata: Option<KafkaString>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// TxnOffsetCommit response: the outcome for each partition.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[kafka(api_key = 28, kind = response, versions = "0-6", flexible = "3+")]
+pub struct TxnOffsetCommitResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota
+    /// violation, or zero if the request did not violate any quota.
+    #[kafka(versions = "0+")]
+    pub throttle_time_ms: i32,
+    /// The responses for each topic.
+    #[kafka(versions = "0+")]
+    pub topics: Vec<TxnOffsetCommitResponseTopic>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// The outcome for one topic.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+pub struct TxnOffsetCommitResponseTopic {
+    /// The topic name.
+    #[kafka(versions = "0-5", entity_type = "topicName", ignorable)]
+    pub name: KafkaString,
+    /// The topic ID.
+    #[kafka(versions = "6+", ignorable)]
+    pub topic_id: Uuid,
+    /// The responses for each partition in the topic.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<TxnOffsetCommitResponsePartition>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// The outcome for one partition.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+pub struct TxnOffsetCommitResponsePartition {
+    /// The partition index.
+    #[kafka(versions = "0+")]
+    pub partition_index: i32,
+    /// The error code, or 0 if there was no error.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}

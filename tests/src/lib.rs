@@ -1,10 +1,16 @@
-//! Support shared by the workspace's integration tests and benches: where Kafka's
-//! official data lives.
+//! Support shared by the workspace's integration tests, benches and tools: where
+//! Kafka's official data lives, and the [`checker`] that compares the structs with it.
 //!
 //! The schemas and byte vectors are not ours and never copied into the repo; tests
 //! read them from `KAFKA_SCHEMA_DIR` / `KAFKA_VECTORS_DIR`, defaulting to
 //! `../shared/kafka/{schemas,vectors}` beside the workspace root.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod checker;
+pub mod scaffold;
+pub mod temp;
+pub mod vectors;
 
 use std::path::PathBuf;
 
@@ -45,3 +51,9 @@ pub fn schema_dir() -> PathBuf {
 pub fn vectors_dir() -> PathBuf {
     data_dir("KAFKA_VECTORS_DIR", "vectors")
 }
+
+pub mod populated;
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../../README.md")]
+pub mod readme {}

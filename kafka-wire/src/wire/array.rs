@@ -37,6 +37,10 @@ impl<T: Wire> Wire for Vec<T> {
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
         Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
     }
+
+    fn schema_default() -> Self {
+        Vec::new()
+    }
 }
 
 impl<T: Wire> Nullable for Vec<T> {

@@ -45,7 +45,7 @@ impl From<Bytes> for Records {
 
 /// Defines `Wire` and `Nullable` for a bytes-like type from its constructor.
 macro_rules! bytes_like {
-    ($ty:ty, $schema:ident, $from_bytes:expr) => {
+    ($ty:ty, $schema:ident, $from_bytes:expr, starts_null: $starts_null:expr) => {
         impl Wire for $ty {
             const TYPE: TypeSchema = TypeSchema::$schema;
 
@@ -68,6 +68,10 @@ macro_rules! bytes_like {
             fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
                 Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
             }
+
+            fn schema_default() -> Self {
+                Self::default()
+            }
         }
 
         impl Nullable for $ty {
@@ -77,6 +81,10 @@ macro_rules! bytes_like {
 
             fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
                 let _ = length::put(buf, None, cx, Classic::Int32);
+            }
+
+            fn starts_null() -> bool {
+                $starts_null
             }
 
             #[inline]
@@ -90,8 +98,9 @@ macro_rules! bytes_like {
     };
 }
 
-bytes_like!(Bytes, Bytes, std::convert::identity);
-bytes_like!(Records, Records, Records);
+bytes_like!(Bytes, Bytes, std::convert::identity, starts_null: false);
+// Kafka's generator gives records fields no empty default: they start out null.
+bytes_like!(Records, Records, Records, starts_null: true);
 
 #[cfg(test)]
 mod tests {

@@ -116,4 +116,9 @@ pub trait Wire: Sized {
 
     /// Reads a value.
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError>;
+
+    /// The value of a field of this type that has no explicit `default`, as Kafka's
+    /// generator defines it: zero, false or empty, and for a nullable field the empty
+    /// value rather than null (records excepted, which start out null).
+    fn schema_default() -> Self;
 }

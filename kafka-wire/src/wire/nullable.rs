@@ -31,6 +31,12 @@ pub trait Nullable: Wire {
     fn write_null<B: BufMut>(buf: &mut B, cx: Cx);
     /// Reads a value or the null marker.
     fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError>;
+    /// True when a nullable field of this type without a `default` starts out null
+    /// (records); otherwise it starts out as the type's empty value.
+    #[inline]
+    fn starts_null() -> bool {
+        false
+    }
     /// Size of the marker a present value carries in nullable versions (structs: 1).
     #[inline]
     fn present_marker_size() -> usize {
@@ -84,6 +90,14 @@ impl<T: Nullable> Wire for Option<T> {
             T::read_nullable(reader, cx)
         } else {
             T::read(reader, cx).map(Some)
+        }
+    }
+
+    fn schema_default() -> Self {
+        if T::starts_null() {
+            None
+        } else {
+            Some(T::schema_default())
         }
     }
 }

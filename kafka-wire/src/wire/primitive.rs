@@ -25,6 +25,10 @@ impl Wire for bool {
         // Kafka reads any non-zero byte as true.
         Ok(reader.read_u8()? != 0)
     }
+
+    fn schema_default() -> Self {
+        false
+    }
 }
 
 macro_rules! fixed_width {
@@ -47,6 +51,10 @@ macro_rules! fixed_width {
             #[inline]
             fn read(reader: &mut Reader<'_>, _cx: Cx) -> Result<Self, DecodeError> {
                 Ok(<$ty>::from_be_bytes(reader.read_array()?))
+            }
+
+            fn schema_default() -> Self {
+                0 as $ty
             }
         }
     )*};

@@ -170,6 +170,10 @@ impl Wire for KafkaString {
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
         Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
     }
+
+    fn schema_default() -> Self {
+        KafkaString::default()
+    }
 }
 
 impl Nullable for KafkaString {
@@ -207,6 +211,10 @@ impl Wire for String {
 
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
         Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
+    }
+
+    fn schema_default() -> Self {
+        String::new()
     }
 }
 

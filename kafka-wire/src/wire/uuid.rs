@@ -88,4 +88,8 @@ impl Wire for Uuid {
     fn read(reader: &mut Reader<'_>, _cx: Cx) -> Result<Self, DecodeError> {
         Ok(Uuid(reader.read_array()?))
     }
+
+    fn schema_default() -> Self {
+        Uuid::ZERO
+    }
 }

@@ -1,0 +1,83 @@
+//! Every registered message, at every valid version, round-trips a value with every
+//! field set (and, separately, every nullable field null), its `Default` value, and
+//! refuses every proper prefix of a populated encoding.
+
+use bytes::Bytes;
+use kafka_wire_messages::registry::{self, Registered};
+use kafka_wire_tests::populated::{populated, Nulls};
+
+/// Runs `check` for every registered message at every valid version and fails with
+/// every message it returned.
+fn for_every_version(mut check: impl FnMut(Registered, i16) -> Vec<String>) -> usize {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for message in registry::messages() {
+        let valid = message.schema.valid_versions;
+        let (Some(min), Some(max)) = (valid.min(), valid.max()) else {
+            continue;
+        };
+        for version in min..=max {
+            failures.extend(check(message, version));
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no messages registered");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    checked
+}
+
+fn recodes_to_itself(
+    message: Registered,
+    version: i16,
+    bytes: &Bytes,
+    what: &str,
+) -> Option<String> {
+    let name = message.schema.name;
+    match (message.recode)(bytes, version) {
+        Ok(again) if again == bytes => None,
+        Ok(again) => Some(format!(
+            "{name} v{version} {what}: re-encoded {again:02x?}, expected {bytes:02x?}"
+        )),
+        Err(e) => Some(format!("{name} v{version} {what}: {e}")),
+    }
+}
+
+#[test]
+fn every_field_of_every_message_round_trips_at_every_version() {
+    let checked = for_every_version(|message, version| {
+        [Nulls::Filled, Nulls::Null]
+            .into_iter()
+            .filter_map(|nulls| {
+                let bytes = Bytes::from(populated(message.schema, version, nulls));
+                recodes_to_itself(message, version, &bytes, &format!("{nulls:?}"))
+            })
+            .collect()
+    });
+    println!("{checked} message versions checked, populated and with nulls");
+}
+
+#[test]
+fn every_proper_prefix_is_an_error() {
+    for_every_version(|message, version| {
+        let bytes = Bytes::from(populated(message.schema, version, Nulls::Filled));
+        (0..bytes.len())
+            .filter(|&len| (message.recode)(&bytes.slice(..len), version).is_ok())
+            .map(|len| {
+                format!(
+                    "{} v{version}: a prefix of {len} bytes decoded",
+                    message.schema.name
+                )
+            })
+            .collect()
+    });
+}
+
+#[test]
+fn every_default_value_encodes_at_every_version_and_reads_back() {
+    for_every_version(|message, version| match (message.encode_default)(version) {
+        Ok(bytes) => recodes_to_itself(message, version, &bytes, "default")
+            .into_iter()
+            .collect(),
+        Err(e) => vec![format!("{} v{version} default: {e}", message.schema.name)],
+    });
+}

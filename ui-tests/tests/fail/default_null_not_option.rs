@@ -1,0 +1,10 @@
+// `null` needs a nullable (`Option`) field.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct DefaultNullNotOption {
+    #[kafka(versions = "0+", default = null)]
+    pub count: i32,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+// The schema allows null, but the Rust type cannot hold it.
+
+use kafka_wire::KafkaString;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct DefaultNullTypeNotOption {
+    #[kafka(versions = "0+", nullable = "0+", default = null)]
+    pub name: KafkaString,
+}
+
+fn main() {}

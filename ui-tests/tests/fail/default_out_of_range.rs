@@ -1,0 +1,10 @@
+// 70000 does not fit an int16.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct DefaultOutOfRange {
+    #[kafka(versions = "0+", default = 70000)]
+    pub count: i16,
+}
+
+fn main() {}

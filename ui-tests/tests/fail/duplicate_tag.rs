@@ -1,0 +1,12 @@
+// Two fields share tag 0.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "0+")]
+pub struct DuplicateTag {
+    #[kafka(versions = "0+", tag = 0)]
+    pub first: i32,
+    #[kafka(versions = "0+", tag = 0)]
+    pub second: i32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+// A field's Rust type must stand for a Kafka type.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct NotKafka {
+    #[kafka(versions = "0+")]
+    pub count: u64,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+// A field-level flexible override is `N+` or `none`, like the message's.
+
+use kafka_wire::KafkaString;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-5", flexible = "2+")]
+pub struct OverrideNotOpenEnded {
+    #[kafka(versions = "0+", flexible = "3-4")]
+    pub name: KafkaString,
+}
+
+fn main() {}

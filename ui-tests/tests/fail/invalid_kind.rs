@@ -1,0 +1,10 @@
+// Kafka's message types are request, response, header and data.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = event, versions = "0-3")]
+pub struct InvalidKind {
+    #[kafka(versions = "0+")]
+    pub count: i32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+// A message's versions must end somewhere.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0+")]
+pub struct Unbounded {
+    #[kafka(versions = "0+")]
+    pub count: i32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+// A message says whether it is a request, response, header or data.
+
+#[derive(kafka_wire::Message)]
+#[kafka(versions = "0-3")]
+pub struct MissingKind {
+    #[kafka(versions = "0+")]
+    pub count: i32,
+}
+
+fn main() {}

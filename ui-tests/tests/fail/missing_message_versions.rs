@@ -1,0 +1,10 @@
+// A message says which versions exist.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data)]
+pub struct MissingMessageVersions {
+    #[kafka(versions = "0+")]
+    pub count: i32,
+}
+
+fn main() {}

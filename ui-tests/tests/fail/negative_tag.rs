@@ -1,0 +1,10 @@
+// Tags are unsigned varints on the wire.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "0+")]
+pub struct NegativeTag {
+    #[kafka(versions = "0+", tag = -1)]
+    pub hint: i32,
+}
+
+fn main() {}

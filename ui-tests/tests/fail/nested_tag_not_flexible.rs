@@ -1,0 +1,16 @@
+// The child is tagged from version 1, but the parent is flexible only from 2.
+
+#[derive(PartialEq, kafka_wire::Struct)]
+pub struct Child {
+    #[kafka(versions = "0+", tag = 0, tagged = "1+")]
+    pub hint: i32,
+}
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "2+")]
+pub struct Parent {
+    #[kafka(versions = "0+")]
+    pub children: Vec<Child>,
+}
+
+fn main() {}

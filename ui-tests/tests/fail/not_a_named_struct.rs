@@ -1,0 +1,12 @@
+// Schemas are structs with named fields.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct Tuple(#[kafka(versions = "0+")] pub i32);
+
+#[derive(kafka_wire::Struct)]
+pub enum Choice {
+    A,
+}
+
+fn main() {}

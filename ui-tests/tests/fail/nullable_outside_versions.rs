@@ -1,0 +1,12 @@
+// Nullable in versions 6 and 7, which the field does not have.
+
+use kafka_wire::KafkaString;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-7")]
+pub struct NullableOutsideVersions {
+    #[kafka(versions = "0-5", nullable = "0-7")]
+    pub name: Option<KafkaString>,
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+// A tagged field is nullable in all its tagged versions or in none (Kafka's
+// generator rule): here version 2 may be null but version 1 may not.
+
+use kafka_wire::KafkaString;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "1+")]
+pub struct NullablePartOfTagged {
+    #[kafka(versions = "1+", tag = 0, nullable = "2+")]
+    pub name: Option<KafkaString>,
+}
+
+fn main() {}

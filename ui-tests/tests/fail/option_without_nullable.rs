@@ -1,0 +1,12 @@
+// An `Option` the schema never lets be null.
+
+use kafka_wire::KafkaString;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct OptionWithoutNullable {
+    #[kafka(versions = "0+")]
+    pub name: Option<KafkaString>,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+// Tagged versions must run to the end (`N+`), as Kafka's generator requires.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "0+")]
+pub struct TaggedNotOpenEnded {
+    #[kafka(versions = "0+", tag = 0, tagged = "1-2")]
+    pub hint: i32,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+// The field exists from version 2, so it cannot be tagged from version 1.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "0+")]
+pub struct TaggedOutsideVersions {
+    #[kafka(versions = "2+", tag = 0, tagged = "1+")]
+    pub hint: i32,
+}
+
+fn main() {}

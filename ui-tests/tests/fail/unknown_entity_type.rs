@@ -1,0 +1,12 @@
+// Entity types are Kafka's closed list.
+
+use kafka_wire::KafkaString;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct UnknownEntityType {
+    #[kafka(versions = "0+", entity_type = "topicId")]
+    pub topic: KafkaString,
+}
+
+fn main() {}

@@ -1,0 +1,14 @@
+// One field holds the unknown tags of a struct.
+
+use kafka_wire::UnknownTaggedFields;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "0+")]
+pub struct UnknownTaggedTwice {
+    #[kafka(unknown_tagged)]
+    pub first: UnknownTaggedFields,
+    #[kafka(unknown_tagged)]
+    pub second: UnknownTaggedFields,
+}
+
+fn main() {}

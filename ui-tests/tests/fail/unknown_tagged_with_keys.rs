@@ -1,0 +1,14 @@
+// The unknown-tags field has no schema of its own.
+
+use kafka_wire::UnknownTaggedFields;
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "0+")]
+pub struct UnknownTaggedWithKeys {
+    #[kafka(versions = "0+")]
+    pub count: i32,
+    #[kafka(unknown_tagged, versions = "0+")]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+fn main() {}

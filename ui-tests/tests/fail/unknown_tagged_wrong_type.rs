@@ -1,0 +1,10 @@
+// The unknown-tags field must be `UnknownTaggedFields`.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3", flexible = "0+")]
+pub struct UnknownTaggedWrongType {
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: Vec<u8>,
+}
+
+fn main() {}

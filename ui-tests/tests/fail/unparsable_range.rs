@@ -1,0 +1,12 @@
+// Version ranges are `N`, `N+`, `N-M` or `none`.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct UnparsableRange {
+    #[kafka(versions = "3++")]
+    pub plus_plus: i32,
+    #[kafka(versions = "x")]
+    pub letter: i32,
+}
+
+fn main() {}
