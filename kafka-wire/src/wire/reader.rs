@@ -53,14 +53,14 @@ impl<'a> Reader<'a> {
     }
 
     /// An error of `kind` at the current position.
-    #[cold]
+    #[inline]
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
         DecodeError::new(kind, self.position())
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline]
     fn eof(&self, needed: usize) -> DecodeError {
+        std::hint::cold_path();
         self.error(DecodeErrorKind::UnexpectedEof {
             needed,
             remaining: self.remaining(),

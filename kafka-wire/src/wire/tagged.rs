@@ -79,6 +79,23 @@ impl UnknownTaggedFields {
     }
 }
 
+impl Drop for UnknownTaggedFields {
+    /// Small enough to inline into every struct's drop: the list, when there is
+    /// one, is freed out of line.
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(fields) = self.0.take() {
+            drop_fields(fields);
+        }
+    }
+}
+
+#[inline(never)]
+#[allow(clippy::box_collection, reason = "the same thin pointer, being dropped")]
+fn drop_fields(fields: Box<Vec<RawTaggedField>>) {
+    drop(fields);
+}
+
 impl fmt::Debug for UnknownTaggedFields {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("UnknownTaggedFields")
