@@ -91,7 +91,10 @@ impl Drop for UnknownTaggedFields {
 }
 
 #[inline(never)]
-#[allow(clippy::box_collection, reason = "the same thin pointer, being dropped")]
+#[allow(
+    clippy::box_collection,
+    reason = "the same thin pointer, being dropped"
+)]
 fn drop_fields(fields: Box<Vec<RawTaggedField>>) {
     drop(fields);
 }
