@@ -267,9 +267,15 @@ fn main() {
     let mut criterion = Criterion::default().configure_from_args();
     criterion_benches(&mut criterion, &fixture);
     criterion.final_summary();
-    // `cargo test --benches` runs this binary without `--bench`: criterion then runs
-    // each benchmark once as a test, and the long summary is skipped.
-    if std::env::args().any(|arg| arg == "--bench") {
+    // `cargo test --benches` runs this binary without `--bench` (criterion then runs
+    // each benchmark once as a test); profiling and listing are not measurements
+    // either. The summary is for real runs only.
+    let args: Vec<String> = std::env::args().collect();
+    let measuring = args.iter().any(|arg| arg == "--bench")
+        && !args
+            .iter()
+            .any(|arg| matches!(arg.as_str(), "--profile-time" | "--list" | "--test"));
+    if measuring {
         summary(&fixture);
     }
 }
