@@ -91,7 +91,9 @@ pub trait Message: Struct {
         let cx = Cx::new(version, Self::SCHEMA.is_flexible(version));
         self.write(&mut cursor, cx)
             .map_err(|e| e.within(Self::SCHEMA.name))?;
-        debug_assert!(cursor.is_empty(), "size and write disagree");
+        let unwritten = cursor.len();
+        debug_assert_eq!(unwritten, 0, "size and write disagree");
+        buf.truncate(size - unwritten);
         Ok(buf.freeze())
     }
 
