@@ -329,6 +329,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                 const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
                 const MIN_TAGGED_VERSION: i16 = #min_tagged;
 
+                #[inline]
                 fn size(&self, cx: #p::Cx) -> ::core::result::Result<usize, #p::EncodeError> {
                     const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
                     #unknown_ref
@@ -340,6 +341,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                     ::core::result::Result::Ok(size)
                 }
 
+                #[inline]
                 fn write<B: #p::BufMut>(&self, buf: &mut B, cx: #p::Cx) -> ::core::result::Result<(), #p::EncodeError> {
                     const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
                     #(#write_calls)*
@@ -364,6 +366,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                     <Self as ::core::default::Default>::default()
                 }
 
+                #[inline]
                 fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
                     const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
                     let mut this = <Self as ::core::default::Default>::default();

@@ -4,37 +4,80 @@ use std::fmt;
 
 use crate::VersionRange;
 
+/// The most segments a [`FieldPath`] keeps: enough for a field one array deep
+/// (`ApiVersionsResponse.ApiKeys[].MinVersion`). Deeper paths keep the outermost
+/// segment and the innermost ones, with `…` between them
+/// (`FetchResponse.….Partitions[].ErrorCode`). More would make errors 128 bytes or
+/// larger, beyond which returning them in a `Result` costs every caller (and trips
+/// clippy's `result_large_err` in users' code).
+const MAX_SEGMENTS: usize = 5;
+
+/// Stands for the segments dropped from a deep path.
+const ELIDED: &str = "…";
+
 /// Where in a message an error happened: `ApiVersionsResponse.ApiKeys[].MinVersion`.
 ///
 /// Built from the inside out as an error travels up, so the happy path pays nothing.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Held inline, without allocating: an error on hostile input costs no memory beyond
+/// its own value.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct FieldPath {
-    /// Segments from the innermost out; `"[]"` marks an array element.
-    reversed: Vec<&'static str>,
+    /// Segments from the innermost out, `"[]"` marking an array element; unused
+    /// slots are empty. When full, the last slot holds the outermost segment and the
+    /// one before it [`ELIDED`].
+    reversed: [&'static str; MAX_SEGMENTS],
 }
 
 impl FieldPath {
+    /// Adds an enclosing segment; empty segments are ignored.
+    #[inline]
     fn push(&mut self, segment: &'static str) {
-        self.reversed.push(segment);
+        if segment.is_empty() {
+            return;
+        }
+        match self.reversed.iter_mut().find(|slot| slot.is_empty()) {
+            Some(free) => *free = segment,
+            None => {
+                self.reversed[MAX_SEGMENTS - 2] = ELIDED;
+                self.reversed[MAX_SEGMENTS - 1] = segment;
+            }
+        }
     }
 
     /// True when no field has been named yet.
     pub fn is_empty(&self) -> bool {
-        self.reversed.is_empty()
+        self.reversed[0].is_empty()
+    }
+
+    /// The segments from the outermost in (`"[]"` for an array element).
+    fn outer_to_inner(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.reversed
+            .iter()
+            .rev()
+            .copied()
+            .filter(|segment| !segment.is_empty())
     }
 }
 
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
-        for segment in self.reversed.iter().rev() {
-            if *segment != "[]" && !first {
+        for segment in self.outer_to_inner() {
+            if segment != "[]" && !first {
                 f.write_str(".")?;
             }
             f.write_str(segment)?;
             first = false;
         }
         Ok(())
+    }
+}
+
+impl fmt::Debug for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("FieldPath")
+            .field(&self.outer_to_inner().collect::<Vec<_>>())
+            .finish()
     }
 }
 
@@ -126,7 +169,9 @@ pub struct DecodeError {
 
 impl DecodeError {
     /// An error of `kind` at byte `offset` of the input.
-    #[cold]
+    // Inline, not cold: a caller that sees the error built knows it is an error, so
+    // its error path never rejoins the fast path (which would force reloads there).
+    #[inline]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
         DecodeError {
             kind,
@@ -151,7 +196,7 @@ impl DecodeError {
     }
 
     /// Adds an enclosing field or message name to the path.
-    #[cold]
+    #[inline]
     pub fn within(mut self, segment: &'static str) -> Self {
         self.path.push(segment);
         self
@@ -236,7 +281,8 @@ pub struct EncodeError {
 
 impl EncodeError {
     /// An error of `kind` with an empty path.
-    #[cold]
+    // Inline for the same reason as `DecodeError::new`.
+    #[inline]
     pub fn new(kind: EncodeErrorKind) -> Self {
         EncodeError {
             kind,
@@ -255,7 +301,7 @@ impl EncodeError {
     }
 
     /// Adds an enclosing field or message name to the path.
-    #[cold]
+    #[inline]
     pub fn within(mut self, segment: &'static str) -> Self {
         self.path.push(segment);
         self
@@ -275,5 +321,62 @@ impl fmt::Display for EncodeError {
 impl std::error::Error for EncodeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_stay_small_enough_to_return_cheaply() {
+        assert!(std::mem::size_of::<DecodeError>() < 128);
+        assert!(std::mem::size_of::<EncodeError>() < 128);
+    }
+
+    #[test]
+    fn paths_read_from_the_outside_in() {
+        let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 7)
+            .within("Name")
+            .within("[]")
+            .within("Topics")
+            .within("MetadataResponse");
+        assert_eq!(err.path().to_string(), "MetadataResponse.Topics[].Name");
+        assert_eq!(
+            err.to_string(),
+            "MetadataResponse.Topics[].Name: string is not valid UTF-8 at byte 7"
+        );
+    }
+
+    #[test]
+    fn deep_paths_keep_both_ends() {
+        let segments = [
+            "ProducerId",
+            "[]",
+            "AbortedTransactions",
+            "[]",
+            "Partitions",
+            "[]",
+            "Responses",
+            "FetchResponse",
+        ];
+        let mut err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
+        for segment in segments {
+            err = err.within(segment);
+        }
+        assert_eq!(
+            err.path().to_string(),
+            "FetchResponse.….AbortedTransactions[].ProducerId"
+        );
+        let shallow = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0)
+            .within("[]")
+            .within("Partitions")
+            .within("[]")
+            .within("Responses")
+            .within("FetchResponse");
+        assert_eq!(
+            shallow.path().to_string(),
+            "FetchResponse.Responses[].Partitions[]"
+        );
     }
 }

@@ -84,11 +84,16 @@ pub trait Message: Struct {
     /// Encodes the message at `version` into a buffer of exactly the right size.
     fn encode(&self, version: i16) -> Result<Bytes, EncodeError> {
         let size = self.encoded_size(version)?;
-        let mut buf = BytesMut::with_capacity(size);
+        let mut buf = BytesMut::zeroed(size);
+        // Writing through a plain slice lets the compiler keep the cursor in registers;
+        // a `BytesMut` would be re-read after every byte written.
+        let mut cursor: &mut [u8] = &mut buf;
         let cx = Cx::new(version, Self::SCHEMA.is_flexible(version));
-        self.write(&mut buf, cx)
+        self.write(&mut cursor, cx)
             .map_err(|e| e.within(Self::SCHEMA.name))?;
-        debug_assert_eq!(buf.len(), size, "size and write disagree");
+        let unwritten = cursor.len();
+        debug_assert_eq!(unwritten, 0, "size and write disagree");
+        buf.truncate(size - unwritten);
         Ok(buf.freeze())
     }
 

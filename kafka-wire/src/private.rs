@@ -15,7 +15,7 @@ use crate::wire::KafkaString;
 
 /// The context a field's value is coded in: the field's own flexibility override
 /// applies to strings and bytes (e.g. `RequestHeader.ClientId`).
-#[inline]
+#[inline(always)]
 pub fn field_cx(field: &FieldSchema, cx: Cx) -> Cx {
     Cx {
         version: cx.version,
@@ -24,7 +24,7 @@ pub fn field_cx(field: &FieldSchema, cx: Cx) -> Cx {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn check_null<T: Wire>(value: &T, field: &FieldSchema, cx: Cx) -> Result<(), EncodeError> {
     if value.is_null() && !field.nullable_versions.contains(cx.version) {
         return Err(EncodeError::new(EncodeErrorKind::NullNotAllowed {
@@ -38,7 +38,7 @@ fn check_null<T: Wire>(value: &T, field: &FieldSchema, cx: Cx) -> Result<(), Enc
 /// Size of a field written in the body, or 0 when it is absent or tagged at this
 /// version. Fails when a non-ignorable field holding a non-default value is absent,
 /// or when it is null where it may not be.
-#[inline]
+#[inline(always)]
 pub fn size_field<T: Wire>(
     value: &T,
     field: &FieldSchema,
@@ -64,7 +64,7 @@ pub fn size_field<T: Wire>(
 }
 
 /// True when a tagged field goes into the tagged section at this version.
-#[inline]
+#[inline(always)]
 pub fn tagged_present<T: Wire>(
     value: &T,
     field: &FieldSchema,
@@ -75,7 +75,7 @@ pub fn tagged_present<T: Wire>(
 }
 
 /// Counts a tagged field into the section size when it is present.
-#[inline]
+#[inline(always)]
 pub fn size_tagged<T: Wire>(
     tagged: &mut TaggedSize,
     value: &T,
@@ -94,7 +94,7 @@ pub fn size_tagged<T: Wire>(
 }
 
 /// Writes a field of the body when this version has it there.
-#[inline]
+#[inline(always)]
 pub fn write_field<T: Wire, B: BufMut>(
     buf: &mut B,
     value: &T,
@@ -110,7 +110,7 @@ pub fn write_field<T: Wire, B: BufMut>(
 }
 
 /// Writes a tagged field's entry; call only when [`tagged_present`] said so.
-#[inline]
+#[inline(always)]
 pub fn write_tagged<T: Wire, B: BufMut>(
     writer: &mut TaggedWriter<'_>,
     buf: &mut B,
@@ -124,7 +124,7 @@ pub fn write_tagged<T: Wire, B: BufMut>(
         .map_err(|e| e.within(field.name))
 }
 
-#[inline]
+#[inline(always)]
 fn read_value<T: Wire>(
     slot: &mut T,
     reader: &mut Reader<'_>,
@@ -137,7 +137,7 @@ fn read_value<T: Wire>(
 
 /// Reads a field of the body into `slot` when this version has it there; otherwise
 /// `slot` keeps its default.
-#[inline]
+#[inline(always)]
 pub fn read_field<T: Wire>(
     slot: &mut T,
     reader: &mut Reader<'_>,
@@ -152,7 +152,7 @@ pub fn read_field<T: Wire>(
 
 /// Reads a known tagged field; `Ok(false)` when the tag is not tagged at this
 /// version, so the caller keeps it as unknown.
-#[inline]
+#[inline(always)]
 pub fn read_tagged<T: Wire>(
     slot: &mut T,
     reader: &mut Reader<'_>,
@@ -224,7 +224,7 @@ pub fn write_struct_present<B: BufMut>(buf: &mut B) {
 }
 
 /// Reads a nullable struct's marker: Kafka takes any negative byte as null.
-#[inline]
+#[inline(always)]
 pub fn read_struct_marker(reader: &mut Reader<'_>) -> Result<bool, DecodeError> {
     Ok((reader.read_u8()? as i8) >= 0)
 }

@@ -26,7 +26,7 @@ impl Classic {
 }
 
 /// Size of the prefix for a value of `len` (or null).
-#[inline]
+#[inline(always)]
 pub(crate) fn size(len: Option<usize>, cx: Cx, classic: Classic) -> usize {
     if cx.flexible {
         let raw = len.map_or(0, |n| n as u64 + 1);
@@ -40,7 +40,7 @@ pub(crate) fn size(len: Option<usize>, cx: Cx, classic: Classic) -> usize {
 }
 
 /// Checks `len` fits the prefix of this form.
-#[inline]
+#[inline(always)]
 pub(crate) fn check(len: usize, cx: Cx, classic: Classic) -> Result<(), EncodeError> {
     let max = if cx.flexible {
         // A compact length is length + 1 in a u32; Kafka caps sizes at int32 anyway.
@@ -55,7 +55,7 @@ pub(crate) fn check(len: usize, cx: Cx, classic: Classic) -> Result<(), EncodeEr
 }
 
 /// Writes the prefix for `len` (or null). `len` must have passed [`check`].
-#[inline]
+#[inline(always)]
 pub(crate) fn put<B: BufMut>(
     buf: &mut B,
     len: Option<usize>,
@@ -77,7 +77,7 @@ pub(crate) fn put<B: BufMut>(
 }
 
 /// Reads a prefix; `None` is null.
-#[inline]
+#[inline(always)]
 pub(crate) fn read(
     reader: &mut Reader<'_>,
     cx: Cx,

@@ -9,18 +9,18 @@ use crate::{DecodeError, EncodeError, Reader};
 impl Wire for bool {
     const TYPE: TypeSchema = TypeSchema::Bool;
 
-    #[inline]
+    #[inline(always)]
     fn size(&self, _cx: Cx) -> Result<usize, EncodeError> {
         Ok(1)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write<B: BufMut>(&self, buf: &mut B, _cx: Cx) -> Result<(), EncodeError> {
         buf.put_u8(u8::from(*self));
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read(reader: &mut Reader<'_>, _cx: Cx) -> Result<Self, DecodeError> {
         // Kafka reads any non-zero byte as true.
         Ok(reader.read_u8()? != 0)
@@ -37,18 +37,18 @@ macro_rules! fixed_width {
             const TYPE: TypeSchema = TypeSchema::$schema;
             const MIN_SIZE: usize = std::mem::size_of::<$ty>();
 
-            #[inline]
+            #[inline(always)]
             fn size(&self, _cx: Cx) -> Result<usize, EncodeError> {
                 Ok(std::mem::size_of::<$ty>())
             }
 
-            #[inline]
+            #[inline(always)]
             fn write<B: BufMut>(&self, buf: &mut B, _cx: Cx) -> Result<(), EncodeError> {
                 buf.put_slice(&self.to_be_bytes());
                 Ok(())
             }
 
-            #[inline]
+            #[inline(always)]
             fn read(reader: &mut Reader<'_>, _cx: Cx) -> Result<Self, DecodeError> {
                 Ok(<$ty>::from_be_bytes(reader.read_array()?))
             }

@@ -23,8 +23,10 @@ use crate::{DecodeError, DecodeErrorKind};
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     source: &'a Bytes,
-    data: &'a [u8],
-    pos: usize,
+    /// The unread bytes up to the current limit. Reads only shrink this slice, so the
+    /// hot path is one length check and no index arithmetic that could panic.
+    rest: &'a [u8],
+    /// The offset in `source` where `rest` ends (the current limit).
     end: usize,
 }
 
@@ -33,32 +35,32 @@ impl<'a> Reader<'a> {
     pub fn new(source: &'a Bytes) -> Self {
         Reader {
             source,
-            data: source.as_ref(),
-            pos: 0,
+            rest: source.as_ref(),
             end: source.len(),
         }
     }
 
     /// The byte offset of the next read, from the start of the input.
-    #[inline]
+    #[inline(always)]
     pub fn position(&self) -> usize {
-        self.pos
+        self.end - self.rest.len()
     }
 
     /// Bytes left before the current limit.
-    #[inline]
+    #[inline(always)]
     pub fn remaining(&self) -> usize {
-        self.end - self.pos
+        self.rest.len()
     }
 
     /// An error of `kind` at the current position.
-    #[cold]
+    #[inline]
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError::new(kind, self.pos)
+        DecodeError::new(kind, self.position())
     }
 
-    #[cold]
+    #[inline]
     fn eof(&self, needed: usize) -> DecodeError {
+        std::hint::cold_path();
         self.error(DecodeErrorKind::UnexpectedEof {
             needed,
             remaining: self.remaining(),
@@ -66,11 +68,11 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads exactly `N` bytes.
-    #[inline]
+    #[inline(always)]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N], DecodeError> {
-        match self.data[self.pos..self.end].first_chunk::<N>() {
-            Some(bytes) => {
-                self.pos += N;
+        match self.rest.split_first_chunk::<N>() {
+            Some((bytes, rest)) => {
+                self.rest = rest;
                 Ok(*bytes)
             }
             None => Err(self.eof(N)),
@@ -78,11 +80,11 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one byte.
-    #[inline]
+    #[inline(always)]
     pub fn read_u8(&mut self) -> Result<u8, DecodeError> {
-        match self.data[self.pos..self.end].first() {
-            Some(&b) => {
-                self.pos += 1;
+        match self.rest.split_first() {
+            Some((&b, rest)) => {
+                self.rest = rest;
                 Ok(b)
             }
             None => Err(self.eof(1)),
@@ -92,48 +94,63 @@ impl<'a> Reader<'a> {
     /// Borrows the next `len` bytes without copying.
     #[inline]
     pub fn read_slice(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
-        if len > self.remaining() {
-            return Err(self.eof(len));
+        match self.rest.split_at_checked(len) {
+            Some((taken, rest)) => {
+                self.rest = rest;
+                Ok(taken)
+            }
+            None => Err(self.eof(len)),
         }
-        let start = self.pos;
-        self.pos += len;
-        Ok(&self.data[start..self.pos])
     }
 
     /// Takes the next `len` bytes as a zero-copy `Bytes` slice of the input.
     #[inline]
     pub fn read_bytes(&mut self, len: usize) -> Result<Bytes, DecodeError> {
-        if len > self.remaining() {
-            return Err(self.eof(len));
-        }
-        let start = self.pos;
-        self.pos += len;
-        Ok(self.source.slice(start..self.pos))
+        let taken = self.read_slice(len)?;
+        // Empty values touch no reference count.
+        Ok(self.source.slice_ref(taken))
     }
 
     /// Reads an unsigned varint of at most 5 bytes (Kafka's `UNSIGNED_VARINT`).
-    #[inline]
+    #[inline(always)]
     pub fn read_unsigned_varint(&mut self) -> Result<u32, DecodeError> {
-        let start = self.pos;
+        // Counts, lengths and tags are almost always below 128: one byte, one branch.
+        if let Some((&byte, rest)) = self.rest.split_first() {
+            if byte < 0x80 {
+                self.rest = rest;
+                return Ok(u32::from(byte));
+            }
+        }
+        self.read_long_unsigned_varint()
+    }
+
+    #[inline(never)]
+    fn read_long_unsigned_varint(&mut self) -> Result<u32, DecodeError> {
         let mut value: u32 = 0;
-        for i in 0..5 {
-            let byte = match self.data[self.pos..self.end].first() {
-                Some(&b) => b,
-                None => return Err(self.eof(1)),
-            };
-            self.pos += 1;
+        for (i, &byte) in self.rest.iter().take(5).enumerate() {
             value |= u32::from(byte & 0x7f) << (7 * i);
             if byte & 0x80 == 0 {
+                self.rest = self.rest.get(i + 1..).unwrap_or_default();
                 return Ok(value);
             }
         }
-        self.pos = start;
+        if self.rest.len() < 5 {
+            // The input ended inside the varint: report where the missing byte was.
+            let missing_at = self.end;
+            return Err(DecodeError::new(
+                DecodeErrorKind::UnexpectedEof {
+                    needed: 1,
+                    remaining: 0,
+                },
+                missing_at,
+            ));
+        }
         Err(self.error(DecodeErrorKind::VarintTooLong(5)))
     }
 
     /// Reads an unsigned varint of at most 10 bytes.
     pub fn read_unsigned_varlong(&mut self) -> Result<u64, DecodeError> {
-        let start = self.pos;
+        let start = self.rest;
         let mut value: u64 = 0;
         for i in 0..10 {
             let byte = self.read_u8()?;
@@ -142,7 +159,7 @@ impl<'a> Reader<'a> {
                 return Ok(value);
             }
         }
-        self.pos = start;
+        self.rest = start;
         Err(self.error(DecodeErrorKind::VarintTooLong(10)))
     }
 
@@ -166,14 +183,96 @@ impl<'a> Reader<'a> {
         len: usize,
         read: impl FnOnce(&mut Self) -> Result<T, DecodeError>,
     ) -> Result<(T, usize), DecodeError> {
-        if len > self.remaining() {
+        let Some(inner) = self.rest.get(..len) else {
             return Err(self.eof(len));
-        }
+        };
         let outer_end = self.end;
-        let start = self.pos;
-        self.end = start + len;
+        self.end = self.position() + len;
+        self.rest = inner;
         let result = read(self);
+        let used = len - self.rest.len();
+        // Back to the outer limit, just after what the inner read consumed.
+        let position = self.position();
         self.end = outer_end;
-        Ok((result?, self.pos - start))
+        self.rest = self.source.get(position..outer_end).unwrap_or_default();
+        Ok((result?, used))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limited_reads_stop_at_the_limit_and_resume_after_it() {
+        let input = Bytes::from_static(&[1, 2, 3, 4, 5]);
+        let mut reader = Reader::new(&input);
+        reader.read_u8().unwrap();
+        let (inner, used) = reader
+            .limited(3, |r| {
+                let first = r.read_u8()?;
+                assert_eq!(r.remaining(), 2);
+                assert!(r.read_array::<3>().is_err());
+                Ok(first)
+            })
+            .unwrap();
+        assert_eq!((inner, used), (2, 1));
+        // The outer reader continues right after what the inner read consumed.
+        assert_eq!(reader.position(), 2);
+        assert_eq!(reader.remaining(), 3);
+        assert_eq!(reader.read_array::<3>().unwrap(), [3, 4, 5]);
+        assert!(reader.limited(1, |_| Ok(())).is_err());
+    }
+
+    #[test]
+    fn positions_inside_a_limit_are_absolute() {
+        let input = Bytes::from_static(&[9, 9, 0x80]);
+        let mut reader = Reader::new(&input);
+        reader.read_array::<2>().unwrap();
+        let err = reader.limited(1, |r| r.read_unsigned_varint()).unwrap_err();
+        // The varint's continuation byte ran into the limit: the missing byte is at 3.
+        assert_eq!(
+            err.kind(),
+            &DecodeErrorKind::UnexpectedEof {
+                needed: 1,
+                remaining: 0
+            }
+        );
+        assert_eq!(err.offset(), 3);
+    }
+
+    #[test]
+    fn varints_long_and_short() {
+        let input = Bytes::from_static(&[0x05, 0x96, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+        let mut reader = Reader::new(&input);
+        assert_eq!(reader.read_unsigned_varint().unwrap(), 5);
+        assert_eq!(reader.read_unsigned_varint().unwrap(), 150);
+        assert_eq!(reader.read_unsigned_varint().unwrap(), u32::MAX);
+        assert_eq!(reader.remaining(), 0);
+        let too_long = Bytes::from_static(&[0x00, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00]);
+        let mut reader = Reader::new(&too_long);
+        reader.read_u8().unwrap();
+        let err = reader.read_unsigned_varint().unwrap_err();
+        assert_eq!(err.kind(), &DecodeErrorKind::VarintTooLong(5));
+        assert_eq!(err.offset(), 1);
+    }
+
+    #[test]
+    fn bytes_and_slices_share_the_input() {
+        let input = Bytes::from(vec![1, 2, 3, 4]);
+        let mut reader = Reader::new(&input);
+        assert_eq!(reader.read_slice(1).unwrap(), [1]);
+        let taken = reader.read_bytes(2).unwrap();
+        assert_eq!(taken.as_ptr(), input[1..].as_ptr());
+        assert!(reader.read_bytes(0).unwrap().is_empty());
+        let err = reader.read_bytes(2).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            &DecodeErrorKind::UnexpectedEof {
+                needed: 2,
+                remaining: 1
+            }
+        );
+        assert_eq!(err.offset(), 3);
     }
 }

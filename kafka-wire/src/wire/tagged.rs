@@ -1,6 +1,8 @@
 //! The tagged-field section that ends every struct in a flexible version: a varint
 //! count, then `tag, size, value` entries in ascending tag order.
 
+use std::fmt;
+
 use bytes::{BufMut, Bytes};
 
 use super::varint::{put_unsigned_varint, unsigned_varint_size};
@@ -28,46 +30,89 @@ pub struct RawTaggedField {
 /// let tags: Vec<u32> = unknown.iter().map(|f| f.tag).collect();
 /// assert_eq!(tags, [7, 99]);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct UnknownTaggedFields(Vec<RawTaggedField>);
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+#[allow(
+    clippy::box_collection,
+    reason = "a thin pointer: see the field's comment"
+)]
+pub struct UnknownTaggedFields(
+    /// `None` when empty, never `Some` of an empty list (so the derived comparisons
+    /// hold). Almost every struct has none: one null pointer is cheaper to create,
+    /// move and drop than an empty `Vec`, and keeps every decoded struct smaller.
+    Option<Box<Vec<RawTaggedField>>>,
+);
 
 impl UnknownTaggedFields {
     /// Adds a field, keeping tag order (a repeated tag goes after the earlier one).
     pub fn insert(&mut self, tag: u32, data: Bytes) {
-        let at = self.0.partition_point(|f| f.tag <= tag);
-        self.0.insert(at, RawTaggedField { tag, data });
+        let fields = self.0.get_or_insert_with(Box::default);
+        let at = fields.partition_point(|f| f.tag <= tag);
+        fields.insert(at, RawTaggedField { tag, data });
     }
 
     /// The fields, in tag order.
+    #[inline]
     pub fn iter(&self) -> std::slice::Iter<'_, RawTaggedField> {
-        self.0.iter()
+        self.as_slice().iter()
     }
 
     /// How many there are.
+    #[inline]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.as_slice().len()
     }
 
     /// True when there are none.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.is_none()
     }
 
     /// Removes them all.
     pub fn clear(&mut self) {
-        self.0.clear()
+        self.0 = None;
     }
 
+    #[inline]
     fn as_slice(&self) -> &[RawTaggedField] {
-        &self.0
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl Drop for UnknownTaggedFields {
+    /// Small enough to inline into every struct's drop: the list, when there is
+    /// one, is freed out of line.
+    #[inline(always)]
+    fn drop(&mut self) {
+        if let Some(fields) = self.0.take() {
+            drop_fields(fields);
+        }
+    }
+}
+
+#[inline(never)]
+#[allow(
+    clippy::box_collection,
+    reason = "the same thin pointer, being dropped"
+)]
+fn drop_fields(fields: Box<Vec<RawTaggedField>>) {
+    drop(fields);
+}
+
+impl fmt::Debug for UnknownTaggedFields {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("UnknownTaggedFields")
+            .field(&self.as_slice())
+            .finish()
     }
 }
 
 impl<'a> IntoIterator for &'a UnknownTaggedFields {
     type Item = &'a RawTaggedField;
     type IntoIter = std::slice::Iter<'a, RawTaggedField>;
+    #[inline]
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
+        self.iter()
     }
 }
 
@@ -95,8 +140,23 @@ impl TaggedSize {
 
     /// The section's size, unknown fields included. `known_tags` is the number of
     /// tags the struct declares (always `0..known_tags`, which the derive checks).
-    #[inline]
+    #[inline(always)]
     pub fn finish(
+        self,
+        unknown: Option<&UnknownTaggedFields>,
+        known_tags: u32,
+        cx: Cx,
+    ) -> Result<usize, EncodeError> {
+        let no_unknown = unknown.is_none_or(UnknownTaggedFields::is_empty);
+        if no_unknown && self.count == 0 {
+            // The common case: an empty section is one zero byte, or nothing.
+            return Ok(usize::from(cx.flexible));
+        }
+        self.finish_with(unknown, known_tags, cx)
+    }
+
+    #[inline(never)]
+    fn finish_with(
         mut self,
         unknown: Option<&UnknownTaggedFields>,
         known_tags: u32,
@@ -147,7 +207,15 @@ impl<'u> TaggedWriter<'u> {
     }
 
     /// Writes the unknown fields whose tag is below `tag` (all of them for `None`).
+    #[inline(always)]
     fn flush_below<B: BufMut>(&mut self, buf: &mut B, tag: Option<u32>) {
+        if !self.unknown.is_empty() {
+            self.flush_unknown_below(buf, tag);
+        }
+    }
+
+    #[inline(never)]
+    fn flush_unknown_below<B: BufMut>(&mut self, buf: &mut B, tag: Option<u32>) {
         while let Some((first, rest)) = self.unknown.split_first() {
             if tag.is_some_and(|t| first.tag >= t) {
                 break;
@@ -175,7 +243,7 @@ impl<'u> TaggedWriter<'u> {
     }
 
     /// Writes the unknown fields left.
-    #[inline]
+    #[inline(always)]
     pub fn finish<B: BufMut>(mut self, buf: &mut B) {
         self.flush_below(buf, None);
     }

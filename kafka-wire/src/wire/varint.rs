@@ -5,6 +5,10 @@ use bytes::BufMut;
 /// How many bytes `value` takes as an unsigned varint.
 #[inline]
 pub const fn unsigned_varint_size(value: u32) -> usize {
+    // Counts, lengths and tags are almost always one byte: skip the arithmetic.
+    if value < 0x80 {
+        return 1;
+    }
     // One byte per started group of 7 bits; zero still takes a byte.
     let bits = 32 - (value | 1).leading_zeros() as usize;
     bits.div_ceil(7)
@@ -20,6 +24,10 @@ pub const fn unsigned_varlong_size(value: u64) -> usize {
 /// Writes `value` as an unsigned varint.
 #[inline]
 pub fn put_unsigned_varint<B: BufMut + ?Sized>(buf: &mut B, mut value: u32) {
+    if value < 0x80 {
+        buf.put_u8(value as u8);
+        return;
+    }
     while value >= 0x80 {
         buf.put_u8((value as u8) | 0x80);
         value >>= 7;
