@@ -4,16 +4,19 @@ use std::fmt;
 
 use crate::VersionRange;
 
-/// The most segments a [`FieldPath`] keeps: enough for a field one array deep
-/// (`ApiVersionsResponse.ApiKeys[].MinVersion`). Deeper paths keep the outermost
-/// segment and the innermost ones, with `…` between them
-/// (`FetchResponse.….Partitions[].ErrorCode`). More would make errors 128 bytes or
-/// larger, beyond which returning them in a `Result` costs every caller (and trips
-/// clippy's `result_large_err` in users' code).
-const MAX_SEGMENTS: usize = 5;
+/// The most field names a [`FieldPath`] keeps: the message and four nested fields,
+/// which covers all but the deepest Kafka messages
+/// (`FetchResponse.Responses[].Partitions[].AbortedTransactions[].ProducerId`).
+/// Deeper paths keep the outermost name and the innermost ones, with `…` between
+/// them. More would make errors 128 bytes or larger, beyond which returning them in a
+/// `Result` costs every caller (and trips clippy's `result_large_err` in users' code).
+const MAX_NAMES: usize = 5;
 
-/// Stands for the segments dropped from a deep path.
+/// Stands for the names dropped from a deep path.
 const ELIDED: &str = "…";
+
+/// The segment array codecs add for "inside an element of this array".
+const ELEMENT: &str = "[]";
 
 /// Where in a message an error happened: `ApiVersionsResponse.ApiKeys[].MinVersion`.
 ///
@@ -22,52 +25,68 @@ const ELIDED: &str = "…";
 /// its own value.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 pub struct FieldPath {
-    /// Segments from the innermost out, `"[]"` marking an array element; unused
-    /// slots are empty. When full, the last slot holds the outermost segment and the
-    /// one before it [`ELIDED`].
-    reversed: [&'static str; MAX_SEGMENTS],
+    /// Names from the innermost out; unused slots are empty. When full, the last slot
+    /// holds the outermost name and the one before it [`ELIDED`].
+    reversed: [&'static str; MAX_NAMES],
+    /// Bit `i` set: the name in slot `i` is an array the error is inside an element of.
+    arrays: u8,
+    /// An element marker waiting for the array's name, pushed next.
+    element_pending: bool,
 }
 
 impl FieldPath {
-    /// Adds an enclosing segment; empty segments are ignored.
+    /// Adds an enclosing segment: a field or message name, or `"[]"` for an array
+    /// element; empty segments are ignored.
     #[inline]
     fn push(&mut self, segment: &'static str) {
+        if segment == ELEMENT {
+            self.element_pending = true;
+            return;
+        }
         if segment.is_empty() {
             return;
         }
-        match self.reversed.iter_mut().find(|slot| slot.is_empty()) {
-            Some(free) => *free = segment,
+        let array_bit = u8::from(std::mem::take(&mut self.element_pending));
+        let slot = match self.reversed.iter().position(|slot| slot.is_empty()) {
+            Some(free) => free,
             None => {
-                self.reversed[MAX_SEGMENTS - 2] = ELIDED;
-                self.reversed[MAX_SEGMENTS - 1] = segment;
+                self.reversed[MAX_NAMES - 2] = ELIDED;
+                self.arrays &= !(1 << (MAX_NAMES - 2));
+                self.arrays &= !(1 << (MAX_NAMES - 1));
+                MAX_NAMES - 1
             }
-        }
+        };
+        self.reversed[slot] = segment;
+        self.arrays |= array_bit << slot;
     }
 
     /// True when no field has been named yet.
     pub fn is_empty(&self) -> bool {
-        self.reversed[0].is_empty()
+        self.reversed[0].is_empty() && !self.element_pending
     }
 
-    /// The segments from the outermost in (`"[]"` for an array element).
-    fn outer_to_inner(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.reversed
-            .iter()
+    /// The names from the outermost in, each with whether it is an array element.
+    fn outer_to_inner(&self) -> impl Iterator<Item = (&'static str, bool)> + '_ {
+        (0..MAX_NAMES)
             .rev()
-            .copied()
-            .filter(|segment| !segment.is_empty())
+            .filter(|&i| !self.reversed[i].is_empty())
+            .map(|i| (self.reversed[i], self.arrays & (1 << i) != 0))
     }
 }
 
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for segment in self.outer_to_inner() {
-            if segment != "[]" && !first {
+        if self.element_pending {
+            f.write_str(ELEMENT)?;
+        }
+        for (i, (name, array)) in self.outer_to_inner().enumerate() {
+            if i > 0 || self.element_pending {
                 f.write_str(".")?;
             }
-            f.write_str(segment)?;
-            first = false;
+            f.write_str(name)?;
+            if array {
+                f.write_str(ELEMENT)?;
+            }
         }
         Ok(())
     }
@@ -75,9 +94,7 @@ impl fmt::Display for FieldPath {
 
 impl fmt::Debug for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("FieldPath")
-            .field(&self.outer_to_inner().collect::<Vec<_>>())
-            .finish()
+        f.debug_tuple("FieldPath").field(&self.to_string()).finish()
     }
 }
 
@@ -349,8 +366,8 @@ mod tests {
     }
 
     #[test]
-    fn deep_paths_keep_both_ends() {
-        let segments = [
+    fn kafka_depth_paths_are_whole_and_deeper_ones_keep_both_ends() {
+        let fetch = [
             "ProducerId",
             "[]",
             "AbortedTransactions",
@@ -361,13 +378,19 @@ mod tests {
             "FetchResponse",
         ];
         let mut err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
-        for segment in segments {
+        for segment in fetch {
             err = err.within(segment);
         }
         assert_eq!(
             err.path().to_string(),
-            "FetchResponse.….AbortedTransactions[].ProducerId"
+            "FetchResponse.Responses[].Partitions[].AbortedTransactions[].ProducerId"
         );
+        let deeper = ["E", "D", "[]", "C", "B", "[]", "A", "Message"];
+        let mut err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
+        for segment in deeper {
+            err = err.within(segment);
+        }
+        assert_eq!(err.path().to_string(), "Message.….C[].D.E");
         let shallow = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0)
             .within("[]")
             .within("Partitions")
