@@ -76,7 +76,10 @@ impl Cx {
 /// Encoding is two passes, Kafka's way: [`size`](Wire::size) checks the value can be
 /// written at `cx` and returns its exact size, then [`write`](Wire::write) writes it.
 /// Call `write` only after `size` succeeded for the same context; the message-level
-/// methods of [`Message`](crate::Message) do this for you.
+/// methods of [`Message`](crate::Message) do this for you. An implementation must
+/// write exactly the bytes its `size` promised: [`Message::encode`](crate::Message::encode)
+/// writes into a buffer of that size, and a `write` that overruns it is a bug that
+/// panics (every implementation in this crate and every derived one is tested for it).
 ///
 /// ```
 /// use bytes::Bytes;
