@@ -231,6 +231,27 @@ impl StructSchema {
 }
 
 /// A whole message: a request, response, header or data structure.
+///
+/// ```
+/// use kafka_wire::schema::{MessageKind, TypeSchema};
+/// use kafka_wire::{KafkaString, Message};
+///
+/// /// Names a thing.
+/// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+/// #[kafka(kind = data, versions = "0-1")]
+/// struct Named {
+///     /// The name, if any.
+///     #[kafka(versions = "0+", nullable = "1+")]
+///     name: Option<KafkaString>,
+/// }
+///
+/// let schema = Named::SCHEMA;
+/// assert_eq!((schema.name, schema.kind, schema.max_version()), ("Named", MessageKind::Data, 1));
+/// let field = &schema.body.fields[0];
+/// assert_eq!((field.name, field.ty, field.default), ("Name", TypeSchema::String, None));
+/// assert_eq!(field.nullable_versions.to_string(), "1+");
+/// assert_eq!(field.about, "The name, if any.");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MessageSchema {
     /// The message's name, e.g. `ApiVersionsRequest`.
