@@ -38,8 +38,12 @@ pub trait Choices {
     fn writes_tagged(&mut self, field: &FieldSchema) -> bool;
 
     /// Tagged entries no field declares, for a struct whose own tags are `0..known`:
-    /// `(tag, value)` in ascending tag order, every tag at least `known`.
-    fn unknown_tagged(&mut self, known: u32) -> Vec<(u32, Vec<u8>)>;
+    /// `(tag, value)` in ascending tag order, every tag at least `known`. None unless
+    /// an implementation says otherwise.
+    fn unknown_tagged(&mut self, known: u32) -> Vec<(u32, Vec<u8>)> {
+        let _ = known;
+        Vec::new()
+    }
 
     /// How many elements the array in `field` holds, `depth` structs and arrays down
     /// from the message (so nesting can be kept small).

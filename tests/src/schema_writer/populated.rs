@@ -31,10 +31,6 @@ impl Choices for Populated {
         true
     }
 
-    fn unknown_tagged(&mut self, _: u32) -> Vec<(u32, Vec<u8>)> {
-        Vec::new()
-    }
-
     fn array_len(&mut self, _: &FieldSchema, _: u32) -> usize {
         1
     }
