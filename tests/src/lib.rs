@@ -9,6 +9,7 @@
 
 pub mod checker;
 pub mod scaffold;
+pub mod schema_writer;
 pub mod temp;
 pub mod vectors;
 
@@ -51,8 +52,6 @@ pub fn schema_dir() -> PathBuf {
 pub fn vectors_dir() -> PathBuf {
     data_dir("KAFKA_VECTORS_DIR", "vectors")
 }
-
-pub mod populated;
 
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]

@@ -1,10 +1,11 @@
 //! Every registered message, at every valid version, round-trips a value with every
 //! field set (and, separately, every nullable field null), its `Default` value, and
-//! refuses every proper prefix of a populated encoding.
+//! refuses every proper prefix of a populated encoding. The populated encodings are
+//! written from the runtime schema, independently of the derived code.
 
 use bytes::Bytes;
 use kafka_wire_messages::registry::{self, Registered};
-use kafka_wire_tests::populated::{populated, Nulls};
+use kafka_wire_tests::schema_writer::{write, Defaults, Nulls, Populated};
 
 /// Runs `check` for every registered message at every valid version and fails with
 /// every message it returned.
@@ -24,6 +25,10 @@ fn for_every_version(mut check: impl FnMut(Registered, i16) -> Vec<String>) -> u
     assert!(checked > 0, "no messages registered");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     checked
+}
+
+fn populated(message: Registered, version: i16, nulls: Nulls) -> Bytes {
+    Bytes::from(write(message.schema, version, &mut Populated { nulls }))
 }
 
 fn recodes_to_itself(
@@ -48,7 +53,7 @@ fn every_field_of_every_message_round_trips_at_every_version() {
         [Nulls::Filled, Nulls::Null]
             .into_iter()
             .filter_map(|nulls| {
-                let bytes = Bytes::from(populated(message.schema, version, nulls));
+                let bytes = populated(message, version, nulls);
                 recodes_to_itself(message, version, &bytes, &format!("{nulls:?}"))
             })
             .collect()
@@ -59,7 +64,7 @@ fn every_field_of_every_message_round_trips_at_every_version() {
 #[test]
 fn every_proper_prefix_is_an_error() {
     for_every_version(|message, version| {
-        let bytes = Bytes::from(populated(message.schema, version, Nulls::Filled));
+        let bytes = populated(message, version, Nulls::Filled);
         (0..bytes.len())
             .filter(|&len| (message.recode)(&bytes.slice(..len), version).is_ok())
             .map(|len| {
@@ -79,5 +84,22 @@ fn every_default_value_encodes_at_every_version_and_reads_back() {
             .into_iter()
             .collect(),
         Err(e) => vec![format!("{} v{version} default: {e}", message.schema.name)],
+    });
+}
+
+/// The writer's idea of the defaults (which decides what tagged fields it leaves
+/// out) is the derived `Default`'s, byte for byte.
+#[test]
+fn the_defaults_written_from_the_schema_are_the_default_value() {
+    for_every_version(|message, version| {
+        let from_schema = write(message.schema, version, &mut Defaults);
+        match (message.encode_default)(version) {
+            Ok(bytes) if bytes == from_schema => vec![],
+            Ok(bytes) => vec![format!(
+                "{} v{version}: the schema's defaults are {from_schema:02x?}, Default encodes {bytes:02x?}",
+                message.schema.name
+            )],
+            Err(e) => vec![format!("{} v{version} default: {e}", message.schema.name)],
+        }
     });
 }
