@@ -1,7 +1,7 @@
 //! What every kafka-wire vs `kafka-protocol` bench shares: the operations written the
 //! way a user of each library writes them, the setup check that both sides agree, the
-//! interleaved timing of the summary, and the `main` that runs criterion then the
-//! summary.
+//! criterion groups, the interleaved timing of the summary, and the `main` that runs
+//! criterion then the summary.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
