@@ -131,8 +131,8 @@ fn read_value<T: Wire>(
     field: &FieldSchema,
     cx: Cx,
 ) -> Result<(), DecodeError> {
-    *slot = T::read(reader, field_cx(field, cx)).map_err(|e| e.within(field.name))?;
-    Ok(())
+    slot.read_in_place(reader, field_cx(field, cx))
+        .map_err(|e| e.within(field.name))
 }
 
 /// Reads a field of the body into `slot` when this version has it there; otherwise

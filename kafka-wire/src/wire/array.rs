@@ -38,6 +38,17 @@ impl<T: Wire> Wire for Vec<T> {
         Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
     }
 
+    #[inline]
+    fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
+        match read_count(reader, cx)? {
+            Some(count) => {
+                *self = with_capacity_for(count, reader);
+                read_elements(reader, count, cx, self)
+            }
+            None => Err(length::unexpected_null(reader, cx)),
+        }
+    }
+
     fn schema_default() -> Self {
         Vec::new()
     }
@@ -54,29 +65,55 @@ impl<T: Wire> Nullable for Vec<T> {
 
     #[inline]
     fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-        let start = reader.position();
-        let Some(count) = length::read(reader, cx, Classic::Int32)? else {
+        let Some(count) = read_count(reader, cx)? else {
             return Ok(None);
         };
-        // Kafka's own rule: a count larger than the bytes left is refused before any
-        // allocation, so a hostile count costs nothing.
-        let remaining = reader.remaining();
-        if count > remaining {
-            return Err(DecodeError::new(
-                DecodeErrorKind::ArrayTooLong {
-                    count: count as u64,
-                    remaining,
-                },
-                start,
-            ));
-        }
-        let mut elements = Vec::with_capacity(count.min(remaining / T::MIN_SIZE.max(1)));
-        let cx = cx.with_nullable(false);
-        for _ in 0..count {
-            elements.push(T::read(reader, cx).map_err(|e| e.within("[]"))?);
-        }
+        let mut elements = with_capacity_for(count, reader);
+        read_elements(reader, count, cx, &mut elements)?;
         Ok(Some(elements))
     }
+}
+
+/// Reads an array's element count (`None` = null). Kafka's own rule: a count larger
+/// than the bytes left is refused before any allocation, so a hostile count costs
+/// nothing.
+#[inline]
+fn read_count(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
+    let start = reader.position();
+    let count = length::read(reader, cx, Classic::Int32)?;
+    let remaining = reader.remaining();
+    match count {
+        Some(count) if count > remaining => Err(DecodeError::new(
+            DecodeErrorKind::ArrayTooLong {
+                count: count as u64,
+                remaining,
+            },
+            start,
+        )),
+        other => Ok(other),
+    }
+}
+
+/// An empty array with room for `count` elements, or for as many as the bytes left
+/// could hold if that is fewer.
+#[inline]
+fn with_capacity_for<T: Wire>(count: usize, reader: &Reader<'_>) -> Vec<T> {
+    Vec::with_capacity(count.min(reader.remaining() / T::MIN_SIZE.max(1)))
+}
+
+/// Appends `count` elements to `elements`.
+#[inline]
+fn read_elements<T: Wire>(
+    reader: &mut Reader<'_>,
+    count: usize,
+    cx: Cx,
+    elements: &mut Vec<T>,
+) -> Result<(), DecodeError> {
+    let cx = cx.with_nullable(false);
+    for _ in 0..count {
+        elements.push(T::read(reader, cx).map_err(|e| e.within("[]"))?);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -98,6 +135,22 @@ mod tests {
             Vec::<i16>::read(&mut Reader::new(&input), Cx::new(0, true)).unwrap(),
             value
         );
+    }
+
+    #[test]
+    fn reading_in_place_matches_reading() {
+        let input = Bytes::from_static(&[3, 0, 1, 0, 2, 0]);
+        let cx = Cx::new(0, true);
+        let mut slot = vec![9i16];
+        slot.read_in_place(&mut Reader::new(&input), cx).unwrap();
+        assert_eq!(
+            slot,
+            Vec::<i16>::read(&mut Reader::new(&input), cx).unwrap()
+        );
+        assert_eq!(slot, [1, 2]);
+        let null = Bytes::from_static(&[0]);
+        let err = slot.read_in_place(&mut Reader::new(&null), cx).unwrap_err();
+        assert_eq!(err.kind(), &DecodeErrorKind::UnexpectedNull { version: 0 });
     }
 
     #[test]

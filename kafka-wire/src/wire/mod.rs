@@ -120,6 +120,17 @@ pub trait Wire: Sized {
     /// Reads a value.
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError>;
 
+    /// Reads a value into `self`, which holds the field's default: on success the
+    /// same as `*self = Self::read(reader, cx)?`; on error `self` is unspecified.
+    /// Arrays fill themselves where they are instead of travelling back through the
+    /// return value, whose copy would stall on the stores that just wrote it.
+    #[doc(hidden)]
+    #[inline]
+    fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
+        *self = Self::read(reader, cx)?;
+        Ok(())
+    }
+
     /// The value of a field of this type that has no explicit `default`, as Kafka's
     /// generator defines it: zero, false or empty, and for a nullable field the empty
     /// value rather than null (records excepted, which start out null).

@@ -1,0 +1,119 @@
+//! kafka-wire against `kafka-protocol` on the same FetchResponse v16, once with 1 KiB
+//! and once with 1 MiB of records: one topic, one partition.
+//!
+//! Decode only, the way a user of each library writes it (see `side_by_side`); setup
+//! panics unless both sides encode the same bytes and read each other's. Records are
+//! zero-copy slices of the input on both sides, so decoding should not get slower with
+//! more records: besides the usual lines, the summary times kafka-wire's decode of the
+//! two sizes against each other (interleaved) and prints the 1 MiB / 1 KiB time ratio,
+//! and the same ratio for kafka-protocol.
+//! Run: `cargo bench -p kafka-wire-tests --bench fetch`.
+
+mod side_by_side;
+
+use std::hint::black_box;
+
+use bytes::Bytes;
+use kafka_wire::{Records, Uuid};
+use kafka_wire_messages::fetch::{FetchResponse, FetchableTopicResponse, PartitionData};
+
+use kafka_protocol::messages::fetch_response as kp;
+
+use side_by_side::{kp_decode, kw_decode, Fixture, Ops};
+
+const VERSION: i16 = 16;
+const SMALL: usize = 1024;
+const LARGE: usize = 1024 * 1024;
+const SESSION_ID: i32 = 1_234_567;
+const TOPIC_ID: (u64, u64) = (0x5f3a_91c2_0e47_4b8d, 0x9e37_79b9_7f4a_7c15);
+const HIGH_WATERMARK: i64 = 8_412_337;
+const LOG_START_OFFSET: i64 = 1_024;
+const OPS: Ops = Ops {
+    decode: true,
+    encode: false,
+    size: false,
+};
+
+/// Records of `len` bytes: opaque to both sides, so any bytes do.
+fn records(len: usize) -> Bytes {
+    (0..len)
+        .map(|i| (i as u32).wrapping_mul(31) as u8)
+        .collect::<Vec<u8>>()
+        .into()
+}
+
+fn kafka_wire_value(records: Bytes) -> FetchResponse {
+    FetchResponse {
+        session_id: SESSION_ID,
+        responses: vec![FetchableTopicResponse {
+            topic_id: Uuid::from_u64_pair(TOPIC_ID.0, TOPIC_ID.1),
+            partitions: vec![PartitionData {
+                high_watermark: HIGH_WATERMARK,
+                last_stable_offset: HIGH_WATERMARK,
+                log_start_offset: LOG_START_OFFSET,
+                records: Some(Records(records)),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+fn kafka_protocol_value(records: Bytes) -> kp::FetchResponse {
+    // kafka-protocol's UUID type is the `uuid` crate's, reached by parsing.
+    let topic_id = (u128::from(TOPIC_ID.0) << 64) | u128::from(TOPIC_ID.1);
+    kp::FetchResponse::default()
+        .with_session_id(SESSION_ID)
+        .with_responses(vec![kp::FetchableTopicResponse::default()
+            .with_topic_id(format!("{topic_id:032x}").parse().expect("a UUID"))
+            .with_partitions(vec![kp::PartitionData::default()
+                .with_high_watermark(HIGH_WATERMARK)
+                .with_last_stable_offset(HIGH_WATERMARK)
+                .with_log_start_offset(LOG_START_OFFSET)
+                .with_records(Some(records))])])
+}
+
+fn fixture(len: usize) -> Fixture<FetchResponse, kp::FetchResponse> {
+    let records = records(len);
+    Fixture::new(
+        kafka_wire_value(records.clone()),
+        kafka_protocol_value(records),
+        VERSION,
+    )
+}
+
+fn main() {
+    let small = fixture(SMALL);
+    let large = fixture(LARGE);
+    side_by_side::run(
+        |c| {
+            side_by_side::bench_group(c, "fetch_response_v16_1KiB", &small, OPS);
+            side_by_side::bench_group(c, "fetch_response_v16_1MiB", &large, OPS);
+        },
+        || {
+            println!(
+                "FetchResponse v{VERSION}, 1 topic x 1 partition, {} and {} bytes; median of \
+                 interleaved rounds (ratio = kafka-wire throughput / kafka-protocol's):",
+                small.bytes.len(),
+                large.bytes.len()
+            );
+            side_by_side::summarize(" 1KiB", &small, OPS);
+            side_by_side::summarize(" 1MiB", &large, OPS);
+            let (kw_small, kw_large) = side_by_side::interleaved(
+                || kw_decode::<FetchResponse>(black_box(&small.bytes), VERSION),
+                || kw_decode::<FetchResponse>(black_box(&large.bytes), VERSION),
+            );
+            let (kp_small, kp_large) = side_by_side::interleaved(
+                || kp_decode::<kp::FetchResponse>(black_box(&small.bytes), VERSION),
+                || kp_decode::<kp::FetchResponse>(black_box(&large.bytes), VERSION),
+            );
+            println!(
+                "decode time 1MiB / 1KiB: kafka-wire {:.3}x ({kw_large:.1} / {kw_small:.1} ns) \
+                 | kafka-protocol {:.3}x ({kp_large:.1} / {kp_small:.1} ns)",
+                kw_large / kw_small,
+                kp_large / kp_small
+            );
+        },
+    );
+}

@@ -1,0 +1,201 @@
+//! kafka-wire against `kafka-protocol` on the same MetadataResponse v12: 3 brokers and
+//! 100 topics of 10 partitions each, the cluster map a client refreshes regularly.
+//!
+//! Decode, encode and size, each the way a user of each library writes it (see
+//! `side_by_side`); setup panics unless both sides encode the same bytes and read each
+//! other's. After criterion's report, a summary times both sides again in interleaved
+//! rounds and prints one line per operation with both throughputs and the ratio.
+//!
+//! Decoding this message is mostly allocating: 2 102 heap arrays (nearly all of them
+//! replica lists, two per partition) that the value frees again, on both sides alike.
+//! So the summary also times a clone of each side's value, which makes and frees the
+//! same allocations without parsing anything: the floor under both decode times.
+//! Run: `cargo bench -p kafka-wire-tests --bench metadata`.
+
+mod side_by_side;
+
+use std::hint::black_box;
+
+use kafka_wire::{KafkaString, Uuid};
+use kafka_wire_messages::metadata::{
+    MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+};
+
+use kafka_protocol::messages::metadata_response as kp;
+use kafka_protocol::messages::{BrokerId, TopicName};
+use kafka_protocol::protocol::StrBytes;
+
+use side_by_side::{Fixture, Ops};
+
+const VERSION: i16 = 12;
+const BROKERS: i32 = 3;
+const TOPICS: u64 = 100;
+const PARTITIONS: i32 = 10;
+const CLUSTER_ID: &str = "5Xc2nrRJQnGhMr7ZZ9bA1w";
+const CONTROLLER_ID: i32 = 2;
+const OPS: Ops = Ops {
+    decode: true,
+    encode: true,
+    size: true,
+};
+
+/// A broker both sides list: node ID, host, port, rack.
+fn brokers() -> impl Iterator<Item = (i32, String, i32, String)> {
+    (1..=BROKERS).map(|id| {
+        (
+            id,
+            format!("broker-{id}.kafka.svc.cluster.local"),
+            9092,
+            format!("eu-west-1{}", ['a', 'b', 'c'][(id - 1) as usize % 3]),
+        )
+    })
+}
+
+/// A topic both sides list: name, the two halves of its ID, and its partitions.
+struct TopicSpec {
+    name: String,
+    id: (u64, u64),
+    partitions: Vec<PartitionSpec>,
+}
+
+/// A partition: index, leader, leader epoch, replicas and in-sync replicas.
+struct PartitionSpec {
+    index: i32,
+    leader: i32,
+    epoch: i32,
+    replicas: Vec<i32>,
+    isr: Vec<i32>,
+}
+
+fn topics() -> impl Iterator<Item = TopicSpec> {
+    (0..TOPICS).map(|t| TopicSpec {
+        name: format!("orders.events.region-{t:03}"),
+        id: (
+            0x5f3a_91c2_0e47_4b8d ^ t,
+            0x9e37_79b9_7f4a_7c15_u64.wrapping_mul(t + 1),
+        ),
+        partitions: (0..PARTITIONS)
+            .map(|index| {
+                let leader = (t as i32 + index) % BROKERS + 1;
+                let replicas: Vec<i32> = (0..BROKERS)
+                    .map(|r| (leader - 1 + r) % BROKERS + 1)
+                    .collect();
+                // Every seventh partition has a lagging follower.
+                let isr = if (t as i32 + index) % 7 == 0 {
+                    replicas[..2].to_vec()
+                } else {
+                    replicas.clone()
+                };
+                PartitionSpec {
+                    index,
+                    leader,
+                    epoch: (t as i32 * 3 + index) % 40,
+                    replicas,
+                    isr,
+                }
+            })
+            .collect(),
+    })
+}
+
+fn kafka_wire_value() -> MetadataResponse {
+    MetadataResponse {
+        brokers: brokers()
+            .map(|(node_id, host, port, rack)| MetadataResponseBroker {
+                node_id,
+                host: host.into(),
+                port,
+                rack: Some(rack.into()),
+                ..Default::default()
+            })
+            .collect(),
+        cluster_id: Some(KafkaString::from(CLUSTER_ID)),
+        controller_id: CONTROLLER_ID,
+        topics: topics()
+            .map(|topic| MetadataResponseTopic {
+                name: Some(topic.name.into()),
+                topic_id: Uuid::from_u64_pair(topic.id.0, topic.id.1),
+                partitions: topic
+                    .partitions
+                    .into_iter()
+                    .map(|p| MetadataResponsePartition {
+                        partition_index: p.index,
+                        leader_id: p.leader,
+                        leader_epoch: p.epoch,
+                        replica_nodes: p.replicas,
+                        isr_nodes: p.isr,
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+fn kafka_protocol_value() -> kp::MetadataResponse {
+    let broker_ids = |ids: Vec<i32>| ids.into_iter().map(BrokerId).collect();
+    kp::MetadataResponse::default()
+        .with_brokers(
+            brokers()
+                .map(|(node_id, host, port, rack)| {
+                    kp::MetadataResponseBroker::default()
+                        .with_node_id(BrokerId(node_id))
+                        .with_host(StrBytes::from_string(host))
+                        .with_port(port)
+                        .with_rack(Some(StrBytes::from_string(rack)))
+                })
+                .collect(),
+        )
+        .with_cluster_id(Some(StrBytes::from_static_str(CLUSTER_ID)))
+        .with_controller_id(BrokerId(CONTROLLER_ID))
+        .with_topics(
+            topics()
+                .map(|topic| {
+                    // kafka-protocol's UUID type is the `uuid` crate's, reached by parsing.
+                    let id = (u128::from(topic.id.0) << 64) | u128::from(topic.id.1);
+                    kp::MetadataResponseTopic::default()
+                        .with_name(Some(TopicName(StrBytes::from_string(topic.name))))
+                        .with_topic_id(format!("{id:032x}").parse().expect("a UUID"))
+                        .with_partitions(
+                            topic
+                                .partitions
+                                .into_iter()
+                                .map(|p| {
+                                    kp::MetadataResponsePartition::default()
+                                        .with_partition_index(p.index)
+                                        .with_leader_id(BrokerId(p.leader))
+                                        .with_leader_epoch(p.epoch)
+                                        .with_replica_nodes(broker_ids(p.replicas))
+                                        .with_isr_nodes(broker_ids(p.isr))
+                                })
+                                .collect(),
+                        )
+                })
+                .collect(),
+        )
+}
+
+fn main() {
+    let fixture = Fixture::new(kafka_wire_value(), kafka_protocol_value(), VERSION);
+    side_by_side::run(
+        |c| side_by_side::bench_group(c, "metadata_response_v12", &fixture, OPS),
+        || {
+            println!(
+                "MetadataResponse v{VERSION}, {BROKERS} brokers, {TOPICS} topics x {PARTITIONS} \
+                 partitions, {} bytes; median of interleaved rounds (ratio = kafka-wire \
+                 throughput / kafka-protocol's):",
+                fixture.bytes.len()
+            );
+            side_by_side::summarize("", &fixture, OPS);
+            // The same allocations as a decode, copied rather than parsed.
+            side_by_side::compare(
+                "clone",
+                fixture.bytes.len(),
+                || black_box(&fixture.kw).clone(),
+                || black_box(&fixture.kp).clone(),
+            );
+        },
+    );
+}
