@@ -52,7 +52,8 @@ pub use message::{Message, Struct};
 pub use version::{VersionRange, VersionRangeError};
 pub use wire::reader::Reader;
 pub use wire::{
-    Cx, KafkaString, Nullable, RawTaggedField, Records, UnknownTaggedFields, Uuid, Wire,
+    Cx, FixedWidth, KafkaString, Nullable, PackedArray, RawTaggedField, Records,
+    UnknownTaggedFields, Uuid, Wire,
 };
 
 /// Derives [`Message`] (and [`Struct`], [`Wire`], `Default`) for a top-level message.

@@ -78,7 +78,7 @@ impl<T: Wire> Nullable for Vec<T> {
 /// than the bytes left is refused before any allocation, so a hostile count costs
 /// nothing.
 #[inline]
-fn read_count(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
+pub(crate) fn read_count(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
     let start = reader.position();
     let count = length::read(reader, cx, Classic::Int32)?;
     let remaining = reader.remaining();

@@ -91,6 +91,25 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads the next `len` bytes (at most `N`) into the front of an `N`-byte array.
+    /// When `N` bytes remain this is one fixed-size copy (the bytes past `len` are
+    /// whatever follows in the input), so short arrays cost no `memcpy` call.
+    #[inline(always)]
+    pub fn read_into_array<const N: usize>(&mut self, len: usize) -> Result<[u8; N], DecodeError> {
+        debug_assert!(len <= N);
+        if let Some(window) = self.rest.first_chunk::<N>() {
+            if len <= N {
+                let window = *window;
+                self.rest = &self.rest[len..];
+                return Ok(window);
+            }
+        }
+        let taken = self.read_slice(len)?;
+        let mut out = [0; N];
+        out[..taken.len().min(N)].copy_from_slice(&taken[..taken.len().min(N)]);
+        Ok(out)
+    }
+
     /// Borrows the next `len` bytes without copying.
     #[inline]
     pub fn read_slice(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
