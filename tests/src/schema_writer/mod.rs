@@ -1,7 +1,7 @@
 //! Encodings of messages written from their runtime schema alone, independently of
 //! the derived code, so tests can feed the decoders bytes the derive never produced.
 //!
-//! [`write`] walks a [`MessageSchema`] and applies the wire rules (which fields a
+//! [`write()`] walks a [`MessageSchema`] and applies the wire rules (which fields a
 //! version has, body or tagged placement, compact or classic prefixes, struct presence
 //! markers, the tagged section in tag order without fields holding their default).
 //! What goes in each open place (null or not, how many elements, which bytes) is a
