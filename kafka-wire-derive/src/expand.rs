@@ -368,8 +368,15 @@ pub fn struct_impls(container: &Container) -> TokenStream {
 
                 #[inline]
                 fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
-                    const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
                     let mut this = <Self as ::core::default::Default>::default();
+                    <Self as #p::Wire>::read_in_place(&mut this, reader, cx)?;
+                    ::core::result::Result::Ok(this)
+                }
+
+                #[inline]
+                fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
+                    const FIELDS: &[#p::FieldSchema] = <#ident as #p::Struct>::STRUCT_SCHEMA.fields;
+                    let this = self;
                     #(#read_calls)*
                     if cx.flexible {
                         #unknown_mut
@@ -378,7 +385,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                             _ => ::core::result::Result::Ok(false),
                         })?;
                     }
-                    ::core::result::Result::Ok(this)
+                    ::core::result::Result::Ok(())
                 }
             }
 

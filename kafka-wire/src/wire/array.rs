@@ -111,7 +111,14 @@ fn read_elements<T: Wire>(
 ) -> Result<(), DecodeError> {
     let cx = cx.with_nullable(false);
     for _ in 0..count {
-        elements.push(T::read(reader, cx).map_err(|e| e.within("[]"))?);
+        // Built where it will live: a struct element is not copied out of a `Result`
+        // and then again into the array.
+        elements.push(T::schema_default());
+        if let Some(element) = elements.last_mut() {
+            element
+                .read_in_place(reader, cx)
+                .map_err(|e| e.within("[]"))?;
+        }
     }
     Ok(())
 }
