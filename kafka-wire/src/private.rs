@@ -16,7 +16,7 @@ use crate::wire::KafkaString;
 /// The context a field's value is coded in: the field's own flexibility override
 /// applies to strings and bytes (e.g. `RequestHeader.ClientId`).
 #[inline(always)]
-pub fn field_cx(field: &FieldSchema, cx: Cx) -> Cx {
+fn field_cx(field: &FieldSchema, cx: Cx) -> Cx {
     Cx {
         version: cx.version,
         flexible: field.is_compact_at(cx.version, cx.flexible),
@@ -178,11 +178,6 @@ pub const fn min_version(a: i16, b: i16) -> i16 {
 /// Checks that a nested type's tags fall within the message's flexible versions.
 pub const fn nested_tags_ok(min_tagged_version: i16, flexible: VersionRange) -> bool {
     min_tagged_version == i16::MAX || flexible.contains(min_tagged_version)
-}
-
-/// Parses a range in a derive's `const`; the derive has already checked the text.
-pub const fn range(text: &str) -> VersionRange {
-    VersionRange::parse_or_panic(text)
 }
 
 /// Turns a string default from an attribute into a value of the field's type.
