@@ -396,11 +396,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                 fn write_present_marker<B: #p::BufMut>(buf: &mut B) { #p::write_struct_present(buf) }
                 fn read_nullable(reader: &mut #p::Reader<'_>, cx: #p::Cx)
                     -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
-                    if #p::read_struct_marker(reader)? {
-                        <Self as #p::Wire>::read(reader, cx).map(::core::option::Option::Some)
-                    } else {
-                        ::core::result::Result::Ok(::core::option::Option::None)
-                    }
+                    #p::read_nullable_struct(reader, cx)
                 }
             }
         };

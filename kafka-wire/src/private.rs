@@ -218,8 +218,15 @@ pub fn write_struct_present<B: BufMut>(buf: &mut B) {
     buf.put_i8(1);
 }
 
-/// Reads a nullable struct's marker: Kafka takes any negative byte as null.
-#[inline(always)]
-pub fn read_struct_marker(reader: &mut Reader<'_>) -> Result<bool, DecodeError> {
-    Ok((reader.read_u8()? as i8) >= 0)
+/// Reads a nullable struct: its marker, then the struct unless the marker says null
+/// (Kafka takes any negative byte as null).
+#[inline]
+pub fn read_nullable_struct<T: Wire>(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<Option<T>, DecodeError> {
+    if (reader.read_u8()? as i8) < 0 {
+        return Ok(None);
+    }
+    T::read(reader, cx).map(Some)
 }
