@@ -143,11 +143,9 @@ pub trait Message: Struct {
     fn decode(input: &Bytes, version: i16) -> Result<Self, DecodeError> {
         let mut reader = Reader::new(input);
         let message = Self::read_from(&mut reader, version)?;
-        if reader.remaining() > 0 {
-            return Err(reader
-                .error(DecodeErrorKind::TrailingBytes(reader.remaining()))
-                .within(Self::SCHEMA.name));
-        }
+        reader
+            .expect_end()
+            .map_err(|e| e.within(Self::SCHEMA.name))?;
         Ok(message)
     }
 }

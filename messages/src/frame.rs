@@ -143,13 +143,7 @@ fn open(frame: &Bytes) -> Result<Reader<'_>, FrameError> {
 }
 
 fn finish<T>(reader: &Reader<'_>, value: T) -> Result<T, FrameError> {
-    if reader.remaining() > 0 {
-        return Err(DecodeError::new(
-            kafka_wire::DecodeErrorKind::TrailingBytes(reader.remaining()),
-            reader.position(),
-        )
-        .into());
-    }
+    reader.expect_end()?;
     Ok(value)
 }
 

@@ -91,6 +91,15 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Checks that the input is used up: leftover bytes after a whole message (or
+    /// frame) are an error, not something to ignore.
+    pub fn expect_end(&self) -> Result<(), DecodeError> {
+        match self.remaining() {
+            0 => Ok(()),
+            left => Err(self.error(DecodeErrorKind::TrailingBytes(left))),
+        }
+    }
+
     /// Reads the next `len` bytes (at most `N`) into the front of an `N`-byte array.
     /// When `N` bytes remain this is one fixed-size copy (the bytes past `len` are
     /// whatever follows in the input), so short arrays cost no `memcpy` call.
