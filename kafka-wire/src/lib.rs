@@ -52,8 +52,7 @@ pub use message::{Message, Struct};
 pub use version::{VersionRange, VersionRangeError};
 pub use wire::reader::Reader;
 pub use wire::{
-    Cx, FixedWidth, KafkaString, Nullable, PackedArray, RawTaggedField, Records,
-    UnknownTaggedFields, Uuid, Wire,
+    Cx, KafkaString, Nullable, RawTaggedField, Records, UnknownTaggedFields, Uuid, Wire,
 };
 
 /// Derives [`Message`] (and [`Struct`], [`Wire`], `Default`) for a top-level message.
@@ -63,3 +62,18 @@ pub use kafka_wire_derive::Struct;
 
 // `bytes` is part of the API (decoding takes `Bytes`); re-exported so users match versions.
 pub use bytes;
+
+/// A vector that holds its first few elements in place: Kafka's `[]T` for arrays that
+/// are usually short, such as replica lists, whose decoding then allocates nothing.
+/// Re-exported from the [`smallvec`](https://docs.rs/smallvec) crate so users match versions.
+///
+/// ```
+/// use kafka_wire::{smallvec, Cx, SmallVec, Wire};
+///
+/// let replicas: SmallVec<[i32; 4]> = smallvec![1, 2, 3];
+/// assert!(!replicas.spilled()); // three IDs fit in place: no heap allocation
+/// let mut wire = Vec::new();
+/// replicas.write(&mut wire, Cx::new(0, true)).unwrap(); // compact: count + 1, then the IDs
+/// assert_eq!(wire, [4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]);
+/// ```
+pub use smallvec::{smallvec, SmallVec};

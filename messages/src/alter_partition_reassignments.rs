@@ -1,6 +1,7 @@
 //! AlterPartitionReassignments (API key 45): starts or cancels partition reassignments.
 
 use crate::registry::Registered;
+use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
 /// The messages of this module, for the registry.
@@ -52,7 +53,7 @@ pub struct ReassignablePartition {
     /// The replicas to place the partitions on, or null to cancel a pending
     /// reassignment for this partition.
     #[kafka(versions = "0+", nullable = "0+", default = null, entity_type = "brokerId")]
-    pub replicas: Option<Vec<i32>>,
+    pub replicas: Option<BrokerIds>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,

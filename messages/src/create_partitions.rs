@@ -1,6 +1,7 @@
 //! CreatePartitions (API key 37): adds partitions to existing topics.
 
 use crate::registry::Registered;
+use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
 /// The messages of this module, for the registry.
@@ -51,7 +52,7 @@ pub struct CreatePartitionsTopic {
 pub struct CreatePartitionsAssignment {
     /// The assigned broker IDs.
     #[kafka(versions = "0+", entity_type = "brokerId")]
-    pub broker_ids: Vec<i32>,
+    pub broker_ids: BrokerIds,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,

@@ -1,6 +1,7 @@
 //! CreateTopics (API key 19): creates topics, with their partitions, replicas and configs.
 
 use crate::registry::Registered;
+use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// The messages of this module, for the registry.
@@ -64,7 +65,7 @@ pub struct CreatableReplicaAssignment {
     pub partition_index: i32,
     /// The brokers to place the partition on.
     #[kafka(versions = "0+", entity_type = "brokerId")]
-    pub broker_ids: Vec<i32>,
+    pub broker_ids: BrokerIds,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,

@@ -13,6 +13,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod broker_ids;
 pub mod frame;
 pub mod header;
 pub mod registry;
@@ -63,6 +64,8 @@ pub mod sasl_handshake;
 pub mod sync_group;
 pub mod txn_offset_commit;
 pub mod write_txn_markers;
+
+pub use broker_ids::BrokerIds;
 
 pub use add_offsets_to_txn::{AddOffsetsToTxnRequest, AddOffsetsToTxnResponse};
 pub use add_partitions_to_txn::{AddPartitionsToTxnRequest, AddPartitionsToTxnResponse};

@@ -1,6 +1,7 @@
 //! ListPartitionReassignments (API key 46): lists ongoing partition reassignments.
 
 use crate::registry::Registered;
+use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
 /// The messages of this module, for the registry.
@@ -83,13 +84,13 @@ pub struct OngoingPartitionReassignment {
     pub partition_index: i32,
     /// The current replica set.
     #[kafka(versions = "0+", entity_type = "brokerId")]
-    pub replicas: Vec<i32>,
+    pub replicas: BrokerIds,
     /// The set of replicas we are currently adding.
     #[kafka(versions = "0+", entity_type = "brokerId")]
-    pub adding_replicas: Vec<i32>,
+    pub adding_replicas: BrokerIds,
     /// The set of replicas we are currently removing.
     #[kafka(versions = "0+", entity_type = "brokerId")]
-    pub removing_replicas: Vec<i32>,
+    pub removing_replicas: BrokerIds,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,

@@ -1,6 +1,7 @@
 //! Metadata (API key 3): the cluster's brokers, topics, partitions and their leaders.
 
 use crate::registry::Registered;
+use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// The messages of this module, for the registry.
@@ -142,13 +143,13 @@ pub struct MetadataResponsePartition {
     pub leader_epoch: i32,
     /// The set of all nodes that host this partition.
     #[kafka(versions = "0+", entity_type = "brokerId")]
-    pub replica_nodes: Vec<i32>,
+    pub replica_nodes: BrokerIds,
     /// The set of nodes that are in sync with the leader for this partition.
     #[kafka(versions = "0+", entity_type = "brokerId")]
-    pub isr_nodes: Vec<i32>,
+    pub isr_nodes: BrokerIds,
     /// The set of offline replicas of this partition.
     #[kafka(versions = "5+", ignorable, entity_type = "brokerId")]
-    pub offline_replicas: Vec<i32>,
+    pub offline_replicas: BrokerIds,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,

@@ -122,8 +122,8 @@ fn kafka_wire_value() -> MetadataResponse {
                         partition_index: p.index,
                         leader_id: p.leader,
                         leader_epoch: p.epoch,
-                        replica_nodes: p.replicas,
-                        isr_nodes: p.isr,
+                        replica_nodes: p.replicas.into(),
+                        isr_nodes: p.isr.into(),
                         ..Default::default()
                     })
                     .collect(),

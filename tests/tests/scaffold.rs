@@ -227,3 +227,24 @@ fn naming_rules_common_structs_and_clashes() {
         "{text}"
     );
 }
+
+/// Broker-ID lists become `BrokerIds` (held in place when short) and are imported;
+/// the draft of the Metadata API is the committed file, docs aside.
+#[test]
+fn broker_id_lists_are_broker_ids() {
+    let text = draft(&["MetadataRequest", "MetadataResponse"]);
+    assert_has(
+        &text,
+        &["use crate::registry::Registered;", "use crate::BrokerIds;"],
+    );
+    assert_has(
+        &text,
+        &[
+            "    #[kafka(versions = \"0+\", entity_type = \"brokerId\")]",
+            "    pub replica_nodes: BrokerIds,",
+        ],
+    );
+    let committed = kafka_wire_tests::workspace_root().join("messages/src/metadata.rs");
+    let committed = std::fs::read_to_string(&committed).expect("metadata.rs readable");
+    assert_eq!(code_lines(&text), code_lines(&committed));
+}

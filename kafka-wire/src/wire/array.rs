@@ -1,77 +1,189 @@
 //! Kafka's `[]T`: an int32 count (classic) or varint count + 1 (compact), then the
-//! elements.
+//! elements. Held in a `Vec<T>`, or in a `SmallVec` when the array is usually short
+//! (replica lists): up to its inline capacity, decoding one allocates nothing.
 
 use bytes::BufMut;
+use smallvec::{Array, SmallVec};
 
 use super::length::{self, Classic};
 use super::{Cx, Nullable, Wire};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, DecodeErrorKind, EncodeError, Reader};
 
-impl<T: Wire> Wire for Vec<T> {
-    const TYPE: TypeSchema = TypeSchema::Array(&T::TYPE);
-    const MIN_TAGGED_VERSION: i16 = T::MIN_TAGGED_VERSION;
+/// What an array's elements are kept in: `Vec<T>`, or `SmallVec` for short arrays
+/// that should not allocate. Both share one codec, written once below.
+trait Elements: Sized {
+    type Item: Wire;
+    fn as_slice(&self) -> &[Self::Item];
+    fn with_capacity(capacity: usize) -> Self;
+    fn push(&mut self, element: Self::Item);
+    fn last_mut(&mut self) -> Option<&mut Self::Item>;
+}
 
-    #[inline]
-    fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
-        length::check(self.len(), cx, Classic::Int32)?;
-        let mut size = length::size(Some(self.len()), cx, Classic::Int32);
-        let cx = cx.with_nullable(false);
-        for element in self {
-            size += element.size(cx).map_err(|e| e.within("[]"))?;
-        }
-        Ok(size)
+impl<T: Wire> Elements for Vec<T> {
+    type Item = T;
+    #[inline(always)]
+    fn as_slice(&self) -> &[T] {
+        self
     }
-
-    #[inline]
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
-        length::put(buf, Some(self.len()), cx, Classic::Int32)?;
-        let cx = cx.with_nullable(false);
-        for element in self {
-            element.write(buf, cx)?;
-        }
-        Ok(())
+    #[inline(always)]
+    fn with_capacity(capacity: usize) -> Self {
+        Vec::with_capacity(capacity)
     }
-
-    #[inline]
-    fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
-        Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
+    #[inline(always)]
+    fn push(&mut self, element: T) {
+        Vec::push(self, element);
     }
-
-    #[inline]
-    fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
-        match read_count(reader, cx)? {
-            Some(count) => {
-                *self = with_capacity_for(count, reader);
-                read_elements(reader, count, cx, self)
-            }
-            None => Err(length::unexpected_null(reader, cx)),
-        }
-    }
-
-    fn schema_default() -> Self {
-        Vec::new()
+    #[inline(always)]
+    fn last_mut(&mut self) -> Option<&mut T> {
+        <[T]>::last_mut(self)
     }
 }
 
-impl<T: Wire> Nullable for Vec<T> {
-    fn null_size(cx: Cx) -> usize {
-        length::size(None, cx, Classic::Int32)
+impl<A: Array> Elements for SmallVec<A>
+where
+    A::Item: Wire,
+{
+    type Item = A::Item;
+    #[inline(always)]
+    fn as_slice(&self) -> &[A::Item] {
+        self
     }
+    #[inline(always)]
+    fn with_capacity(capacity: usize) -> Self {
+        SmallVec::with_capacity(capacity)
+    }
+    #[inline(always)]
+    fn push(&mut self, element: A::Item) {
+        SmallVec::push(self, element);
+    }
+    #[inline(always)]
+    fn last_mut(&mut self) -> Option<&mut A::Item> {
+        <[A::Item]>::last_mut(self)
+    }
+}
 
-    fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
-        let _ = length::put(buf, None, cx, Classic::Int32);
-    }
+/// Implements `Wire` and `Nullable` for an [`Elements`] container by delegating to the
+/// shared functions below.
+macro_rules! array_wire {
+    (impl[$($generics:tt)*] for $container:ty, elements: $item:ty) => {
+        impl<$($generics)*> Wire for $container
+        where
+            $item: Wire,
+        {
+            const TYPE: TypeSchema = TypeSchema::Array(&<$item as Wire>::TYPE);
+            const MIN_TAGGED_VERSION: i16 = <$item as Wire>::MIN_TAGGED_VERSION;
 
-    #[inline]
-    fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-        let Some(count) = read_count(reader, cx)? else {
-            return Ok(None);
-        };
-        let mut elements = with_capacity_for(count, reader);
-        read_elements(reader, count, cx, &mut elements)?;
-        Ok(Some(elements))
+            #[inline]
+            fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+                size(Elements::as_slice(self), cx)
+            }
+
+            #[inline]
+            fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+                write(Elements::as_slice(self), buf, cx)
+            }
+
+            #[inline]
+            fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
+                Self::read_nullable(reader, cx)?
+                    .ok_or_else(|| length::unexpected_null(reader, cx))
+            }
+
+            #[inline]
+            fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
+                match read_count(reader, cx)? {
+                    Some(count) => {
+                        *self = with_capacity_for(count, reader);
+                        read_elements(reader, count, cx, self)
+                    }
+                    None => Err(length::unexpected_null(reader, cx)),
+                }
+            }
+
+            fn schema_default() -> Self {
+                <Self as Elements>::with_capacity(0)
+            }
+        }
+
+        impl<$($generics)*> Nullable for $container
+        where
+            $item: Wire,
+        {
+            fn null_size(cx: Cx) -> usize {
+                length::size(None, cx, Classic::Int32)
+            }
+
+            fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
+                let _ = length::put(buf, None, cx, Classic::Int32);
+            }
+
+            #[inline]
+            fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
+                let Some(count) = read_count(reader, cx)? else {
+                    return Ok(None);
+                };
+                let mut elements = with_capacity_for(count, reader);
+                read_elements(reader, count, cx, &mut elements)?;
+                Ok(Some(elements))
+            }
+        }
+    };
+}
+
+array_wire!(impl[T] for Vec<T>, elements: T);
+array_wire!(impl[A: Array] for SmallVec<A>, elements: A::Item);
+
+#[inline]
+fn size<T: Wire>(elements: &[T], cx: Cx) -> Result<usize, EncodeError> {
+    length::check(elements.len(), cx, Classic::Int32)?;
+    let mut size = length::size(Some(elements.len()), cx, Classic::Int32);
+    let cx = cx.with_nullable(false);
+    for element in elements {
+        size += element.size(cx).map_err(|e| e.within("[]"))?;
     }
+    Ok(size)
+}
+
+#[inline]
+fn write<T: Wire, B: BufMut>(elements: &[T], buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+    length::put(buf, Some(elements.len()), cx, Classic::Int32)?;
+    let cx = cx.with_nullable(false);
+    for element in elements {
+        element.write(buf, cx)?;
+    }
+    Ok(())
+}
+
+/// An empty array with room for `count` elements, or for as many as the bytes left
+/// could hold if that is fewer.
+#[inline]
+fn with_capacity_for<E: Elements>(count: usize, reader: &Reader<'_>) -> E {
+    E::with_capacity(count.min(reader.remaining() / E::Item::MIN_SIZE.max(1)))
+}
+
+/// Appends `count` elements to `elements`. An array comes back through no `Result`:
+/// it fills itself where it lives, since copying it out of a return value would
+/// stall on the stores that just wrote it.
+#[inline]
+fn read_elements<E: Elements>(
+    reader: &mut Reader<'_>,
+    count: usize,
+    cx: Cx,
+    elements: &mut E,
+) -> Result<(), DecodeError> {
+    let cx = cx.with_nullable(false);
+    for _ in 0..count {
+        // Built where it will live: a struct element is not copied out of a `Result`
+        // and then again into the array.
+        elements.push(E::Item::schema_default());
+        if let Some(element) = elements.last_mut() {
+            element
+                .read_in_place(reader, cx)
+                .map_err(|e| e.within("[]"))?;
+        }
+    }
+    Ok(())
 }
 
 /// Reads an array's element count (`None` = null). Kafka's own rule: a count larger
@@ -92,35 +204,6 @@ pub(crate) fn read_count(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize
         )),
         other => Ok(other),
     }
-}
-
-/// An empty array with room for `count` elements, or for as many as the bytes left
-/// could hold if that is fewer.
-#[inline]
-fn with_capacity_for<T: Wire>(count: usize, reader: &Reader<'_>) -> Vec<T> {
-    Vec::with_capacity(count.min(reader.remaining() / T::MIN_SIZE.max(1)))
-}
-
-/// Appends `count` elements to `elements`.
-#[inline]
-fn read_elements<T: Wire>(
-    reader: &mut Reader<'_>,
-    count: usize,
-    cx: Cx,
-    elements: &mut Vec<T>,
-) -> Result<(), DecodeError> {
-    let cx = cx.with_nullable(false);
-    for _ in 0..count {
-        // Built where it will live: a struct element is not copied out of a `Result`
-        // and then again into the array.
-        elements.push(T::schema_default());
-        if let Some(element) = elements.last_mut() {
-            element
-                .read_in_place(reader, cx)
-                .map_err(|e| e.within("[]"))?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -170,6 +253,47 @@ mod tests {
                 count: 0x7fff_ffff,
                 remaining: 10
             }
+        );
+    }
+
+    #[test]
+    fn small_vectors_share_the_wire_form_and_hold_short_arrays_in_place() {
+        for cx in [Cx::new(0, false), Cx::new(0, true)] {
+            let short: SmallVec<[i32; 4]> = SmallVec::from_slice(&[1, 2, 3]);
+            let long: SmallVec<[i32; 4]> = SmallVec::from_slice(&[1, 2, 3, 4, 5]);
+            for value in [short, long] {
+                let mut small = Vec::new();
+                value.write(&mut small, cx).unwrap();
+                let mut plain = Vec::new();
+                value.to_vec().write(&mut plain, cx).unwrap();
+                assert_eq!(small, plain);
+                assert_eq!(value.size(cx).unwrap(), small.len());
+                let input = Bytes::from(small);
+                let mut slot = SmallVec::<[i32; 4]>::schema_default();
+                slot.read_in_place(&mut Reader::new(&input), cx).unwrap();
+                assert_eq!(slot, value);
+                assert_eq!(slot.spilled(), value.len() > 4);
+            }
+        }
+    }
+
+    #[test]
+    fn small_vectors_refuse_hostile_counts_and_unexpected_nulls() {
+        let input = Bytes::from_static(&[0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+        let err =
+            SmallVec::<[i32; 4]>::read(&mut Reader::new(&input), Cx::new(0, false)).unwrap_err();
+        assert!(matches!(err.kind(), DecodeErrorKind::ArrayTooLong { .. }));
+        // Two elements claimed, one present.
+        let short = Bytes::from_static(&[3, 0, 0, 0, 1]);
+        assert!(SmallVec::<[i32; 4]>::read(&mut Reader::new(&short), Cx::new(0, true)).is_err());
+        let null = Bytes::from_static(&[0]);
+        let err =
+            SmallVec::<[i32; 4]>::read(&mut Reader::new(&null), Cx::new(0, true)).unwrap_err();
+        assert_eq!(err.kind(), &DecodeErrorKind::UnexpectedNull { version: 0 });
+        let nullable = Cx::new(0, true).with_nullable(true);
+        assert_eq!(
+            Option::<SmallVec<[i32; 4]>>::read(&mut Reader::new(&null), nullable).unwrap(),
+            None
         );
     }
 }

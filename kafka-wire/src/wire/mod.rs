@@ -8,7 +8,6 @@ mod array;
 mod bytes;
 mod length;
 mod nullable;
-mod packed;
 mod primitive;
 pub(crate) mod reader;
 mod string;
@@ -18,7 +17,6 @@ pub mod varint;
 
 pub use self::bytes::Records;
 pub use nullable::Nullable;
-pub use packed::{FixedWidth, PackedArray};
 pub use string::KafkaString;
 pub use tagged::{RawTaggedField, UnknownTaggedFields};
 pub use uuid::Uuid;

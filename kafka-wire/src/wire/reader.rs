@@ -100,28 +100,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads the next `len` bytes (at most `N`) into the front of an `N`-byte array.
-    /// When `N` bytes remain this is one fixed-size copy (the bytes past `len` are
-    /// whatever follows in the input), so short arrays cost no `memcpy` call.
-    #[inline(always)]
-    pub fn read_into_array<const N: usize>(&mut self, len: usize) -> Result<[u8; N], DecodeError> {
-        if len > N {
-            return Err(self.error(DecodeErrorKind::Invalid(
-                "a value is longer than the space kept for it",
-            )));
-        }
-        if let Some(window) = self.rest.first_chunk::<N>() {
-            let window = *window;
-            self.rest = &self.rest[len..];
-            return Ok(window);
-        }
-        // Fewer than `N` bytes left: copy exactly `len`, checked.
-        let taken = self.read_slice(len)?;
-        let mut out = [0; N];
-        out[..len].copy_from_slice(taken);
-        Ok(out)
-    }
-
     /// Borrows the next `len` bytes without copying.
     #[inline]
     pub fn read_slice(&mut self, len: usize) -> Result<&'a [u8], DecodeError> {
@@ -233,20 +211,6 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn read_into_array_copies_exactly_len_bytes_and_refuses_more_than_fits() {
-        let input = Bytes::from_static(&[1, 2, 3, 4, 5]);
-        let mut reader = Reader::new(&input);
-        let near_end: [u8; 8] = reader.read_into_array(3).unwrap();
-        assert_eq!(&near_end[..3], [1, 2, 3]);
-        assert_eq!(reader.remaining(), 2);
-        let window: [u8; 2] = reader.read_into_array(1).unwrap();
-        assert_eq!(window, [4, 5]);
-        assert_eq!(reader.remaining(), 1);
-        assert!(reader.read_into_array::<2>(3).is_err());
-        assert!(reader.read_into_array::<4>(2).is_err());
-    }
 
     #[test]
     fn limited_reads_stop_at_the_limit_and_resume_after_it() {

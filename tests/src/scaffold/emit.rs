@@ -135,9 +135,15 @@ fn is_number(text: &str) -> bool {
 }
 
 /// The Rust type of a schema type; `struct_name` maps a struct type name to its Rust
-/// name.
-pub fn rust_type(ty: &str, nullable: bool, struct_name: &dyn Fn(&str) -> String) -> String {
+/// name. A list of broker IDs is `BrokerIds`, which holds short lists in place.
+pub fn rust_type(
+    ty: &str,
+    entity_type: Option<&str>,
+    nullable: bool,
+    struct_name: &dyn Fn(&str) -> String,
+) -> String {
     let (is_array, element) = resolve::element(ty);
+    let broker_ids = is_array && element == "int32" && entity_type == Some("brokerId");
     let element = match element {
         "bool" => "bool".to_owned(),
         "int8" => "i8".to_owned(),
@@ -153,7 +159,9 @@ pub fn rust_type(ty: &str, nullable: bool, struct_name: &dyn Fn(&str) -> String)
         "records" => "Records".to_owned(),
         other => struct_name(other),
     };
-    let ty = if is_array {
+    let ty = if broker_ids {
+        "BrokerIds".to_owned()
+    } else if is_array {
         format!("Vec<{element}>")
     } else {
         element
@@ -250,8 +258,21 @@ mod tests {
     #[test]
     fn types() {
         let name = |s: &str| s.to_owned();
-        assert_eq!(rust_type("[]ApiVersion", false, &name), "Vec<ApiVersion>");
-        assert_eq!(rust_type("string", true, &name), "Option<KafkaString>");
-        assert_eq!(rust_type("[]int32", true, &name), "Option<Vec<i32>>");
+        assert_eq!(
+            rust_type("[]ApiVersion", None, false, &name),
+            "Vec<ApiVersion>"
+        );
+        assert_eq!(
+            rust_type("string", None, true, &name),
+            "Option<KafkaString>"
+        );
+        assert_eq!(rust_type("[]int32", None, true, &name), "Option<Vec<i32>>");
+        let broker = Some("brokerId");
+        assert_eq!(rust_type("[]int32", broker, false, &name), "BrokerIds");
+        assert_eq!(
+            rust_type("[]int32", broker, true, &name),
+            "Option<BrokerIds>"
+        );
+        assert_eq!(rust_type("int32", broker, false, &name), "i32");
     }
 }

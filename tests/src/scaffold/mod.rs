@@ -175,6 +175,9 @@ pub fn render(messages: &[SchemaMessage]) -> String {
     out.push_str(&format!("//! {}\n\n", module_doc(messages)));
     // In rustfmt's order (`crate` first), so `cargo fmt` leaves them alone.
     out.push_str("use crate::registry::Registered;\n");
+    if body.contains(": BrokerIds") || body.contains("<BrokerIds") {
+        out.push_str("use crate::BrokerIds;\n");
+    }
     for line in uses(&body) {
         out.push_str(&line);
         out.push('\n');
@@ -331,9 +334,12 @@ fn field_lines(out: &mut String, plan: &Plan<'_>, owner: usize, field: &SchemaFi
     if field.zero_copy {
         parts.push("zero_copy".into());
     }
-    let ty = emit::rust_type(&field.ty, nullable.is_some(), &|json| {
-        plan.rust_name(owner, json)
-    });
+    let ty = emit::rust_type(
+        &field.ty,
+        field.entity_type.as_deref(),
+        nullable.is_some(),
+        &|json| plan.rust_name(owner, json),
+    );
     emit::doc(out, "    ", &field.about);
     emit::attribute(out, "    ", &parts);
     out.push_str(&format!("    pub {ident}: {ty},\n"));
