@@ -8,68 +8,14 @@
 //! kafka-protocol aborts the process on the same array inputs (it reserves the
 //! claimed capacity); that is why it is not run here.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use bytes::Bytes;
 use kafka_wire::{Cx, DecodeErrorKind, KafkaString, Message, Reader, Records, Wire};
-use kafka_wire_messages::{ApiVersionsRequest, ApiVersionsResponse};
+use kafka_wire_messages::{ApiVersionsRequest, ApiVersionsResponse, BrokerIds};
 
-/// Counts the bytes each thread allocates, so that tests running in parallel do not
-/// see each other's allocations.
-///
-/// `GlobalAlloc` is an unsafe trait, hence the only unsafe code in the workspace:
-/// this test crate does not inherit the workspace's `forbid(unsafe_code)`. Each
-/// method forwards to `System` with the caller's own arguments, so it upholds
-/// exactly the contract `System` does.
-struct CountingAllocator;
+#[path = "common/counting_allocator.rs"]
+mod counting_allocator;
 
-thread_local! {
-    // `const` initialisation: reading it never allocates, which an allocator needs.
-    static ALLOCATED: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count(bytes: usize) {
-    // `try_with`: during thread teardown the slot may be gone; such allocations are
-    // not inside a measured decode anyway.
-    let _ = ALLOCATED.try_with(|total| total.set(total.get() + bytes));
-}
-
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        // SAFETY: forwarded unchanged; the caller upholds `alloc_zeroed`'s contract.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged; `ptr` came from `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // Counted as a fresh allocation of the new size: an upper bound.
-        count(new_size);
-        // SAFETY: forwarded unchanged; the caller upholds `realloc`'s contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
-
-/// Runs `f` and returns its result with the bytes this thread allocated meanwhile.
-fn allocated_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    ALLOCATED.with(|total| total.set(0));
-    let result = f();
-    (result, ALLOCATED.with(Cell::get))
-}
+use counting_allocator::allocated_during;
 
 /// Ten bytes of what would be element data.
 const TAIL: [u8; 10] = [0x5a; 10];
@@ -101,6 +47,7 @@ fn assert_codec_refuses<T: Wire + std::fmt::Debug>(
         let mut reader = Reader::new(input);
         T::read(&mut reader, Cx::new(0, flexible))
     });
+    let allocated = allocated.bytes;
     let err = result.expect_err("a hostile length must not decode");
     assert_eq!(err.kind(), &expected, "{err}");
     assert_eq!(
@@ -125,6 +72,7 @@ fn assert_message_refuses<M: Message + std::fmt::Debug>(
     path: &str,
 ) {
     let (result, allocated) = allocated_during(|| M::decode(input, version));
+    let allocated = allocated.bytes;
     let err = result.expect_err("a hostile length must not decode");
     assert_eq!(err.kind(), &expected, "{err}");
     assert_eq!(err.offset(), offset, "{err}");
@@ -144,6 +92,7 @@ fn int32_array_count_of_i32_max() {
         remaining: 10,
     };
     assert_codec_refuses::<Vec<i32>>(&hostile, false, expected.clone());
+    assert_codec_refuses::<BrokerIds>(&hostile, false, expected.clone());
     assert_codec_refuses::<Vec<KafkaString>>(&hostile, false, expected);
 }
 
@@ -155,6 +104,7 @@ fn compact_array_count_of_u32_max() {
         remaining: 10,
     };
     assert_codec_refuses::<Vec<i64>>(&hostile, true, expected.clone());
+    assert_codec_refuses::<BrokerIds>(&hostile, true, expected.clone());
     assert_codec_refuses::<Vec<Bytes>>(&hostile, true, expected);
 }
 
@@ -276,6 +226,7 @@ fn tagged_field_count_beyond_the_input() {
     let prefix = [&EMPTY_RESPONSE_V3[..], &VARINT_MAX].concat();
     let hostile = input(&prefix);
     let (result, allocated) = allocated_during(|| ApiVersionsResponse::decode(&hostile, 3));
+    let allocated = allocated.bytes;
     assert!(result.is_err());
     assert!(allocated <= hostile.len(), "{allocated} bytes allocated");
 }
@@ -293,6 +244,7 @@ fn the_allocator_counts() {
     };
     let bytes = response.encode(3).expect("encodes");
     let (decoded, allocated) = allocated_during(|| ApiVersionsResponse::decode(&bytes, 3));
+    let allocated = allocated.bytes;
     assert_eq!(decoded.expect("decodes"), response);
     assert!(allocated > 0, "keeping an unknown tag allocates its list");
 }
