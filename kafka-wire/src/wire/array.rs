@@ -16,8 +16,8 @@ trait Elements: Sized {
     type Item: Wire;
     fn as_slice(&self) -> &[Self::Item];
     fn with_capacity(capacity: usize) -> Self;
-    fn push(&mut self, element: Self::Item);
-    fn last_mut(&mut self) -> Option<&mut Self::Item>;
+    /// Reads one more element onto the end.
+    fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError>;
 }
 
 impl<T: Wire> Elements for Vec<T> {
@@ -31,12 +31,14 @@ impl<T: Wire> Elements for Vec<T> {
         Vec::with_capacity(capacity)
     }
     #[inline(always)]
-    fn push(&mut self, element: T) {
-        Vec::push(self, element);
-    }
-    #[inline(always)]
-    fn last_mut(&mut self) -> Option<&mut T> {
-        <[T]>::last_mut(self)
+    fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
+        // Built where it will live: a struct element is not copied out of a `Result`
+        // and then again into the array.
+        self.push(T::schema_default());
+        match self.last_mut() {
+            Some(element) => element.read_in_place(reader, cx),
+            None => Ok(()),
+        }
     }
 }
 
@@ -54,12 +56,11 @@ where
         SmallVec::with_capacity(capacity)
     }
     #[inline(always)]
-    fn push(&mut self, element: A::Item) {
-        SmallVec::push(self, element);
-    }
-    #[inline(always)]
-    fn last_mut(&mut self) -> Option<&mut A::Item> {
-        <[A::Item]>::last_mut(self)
+    fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
+        // Pushed whole: its elements are small, and finding the last one again would
+        // read the inline buffer back over the stores that just wrote it.
+        self.push(A::Item::read(reader, cx)?);
+        Ok(())
     }
 }
 
@@ -174,14 +175,7 @@ fn read_elements<E: Elements>(
 ) -> Result<(), DecodeError> {
     let cx = cx.with_nullable(false);
     for _ in 0..count {
-        // Built where it will live: a struct element is not copied out of a `Result`
-        // and then again into the array.
-        elements.push(E::Item::schema_default());
-        if let Some(element) = elements.last_mut() {
-            element
-                .read_in_place(reader, cx)
-                .map_err(|e| e.within("[]"))?;
-        }
+        elements.read_one(reader, cx).map_err(|e| e.within("[]"))?;
     }
     Ok(())
 }
