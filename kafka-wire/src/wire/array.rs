@@ -184,7 +184,7 @@ fn read_elements<E: Elements>(
 /// than the bytes left is refused before any allocation, so a hostile count costs
 /// nothing.
 #[inline]
-pub(crate) fn read_count(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
+fn read_count(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
     let start = reader.position();
     let count = length::read(reader, cx, Classic::Int32)?;
     let remaining = reader.remaining();
