@@ -80,7 +80,7 @@ macro_rules! array_wire {
                 size(Elements::as_slice(self), cx)
             }
 
-            #[inline]
+            #[inline(always)]
             fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
                 write(Elements::as_slice(self), buf, cx)
             }
