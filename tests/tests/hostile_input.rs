@@ -17,6 +17,12 @@ mod counting_allocator;
 
 use counting_allocator::allocated_during;
 
+/// Runs `f` and returns its result with the bytes this thread allocated meanwhile.
+fn bytes_allocated_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let (result, allocated) = allocated_during(f);
+    (result, allocated.bytes)
+}
+
 /// Ten bytes of what would be element data.
 const TAIL: [u8; 10] = [0x5a; 10];
 
@@ -43,11 +49,10 @@ fn assert_codec_refuses<T: Wire + std::fmt::Debug>(
         DecodeErrorKind::UnexpectedEof { .. } => input.len() - TAIL.len(),
         _ => 0,
     };
-    let (result, allocated) = allocated_during(|| {
+    let (result, allocated) = bytes_allocated_during(|| {
         let mut reader = Reader::new(input);
         T::read(&mut reader, Cx::new(0, flexible))
     });
-    let allocated = allocated.bytes;
     let err = result.expect_err("a hostile length must not decode");
     assert_eq!(err.kind(), &expected, "{err}");
     assert_eq!(
@@ -71,8 +76,7 @@ fn assert_message_refuses<M: Message + std::fmt::Debug>(
     offset: usize,
     path: &str,
 ) {
-    let (result, allocated) = allocated_during(|| M::decode(input, version));
-    let allocated = allocated.bytes;
+    let (result, allocated) = bytes_allocated_during(|| M::decode(input, version));
     let err = result.expect_err("a hostile length must not decode");
     assert_eq!(err.kind(), &expected, "{err}");
     assert_eq!(err.offset(), offset, "{err}");
@@ -225,8 +229,7 @@ fn tagged_field_count_beyond_the_input() {
     // A tagged section claiming 2^32 - 1 fields, each needing at least two bytes.
     let prefix = [&EMPTY_RESPONSE_V3[..], &VARINT_MAX].concat();
     let hostile = input(&prefix);
-    let (result, allocated) = allocated_during(|| ApiVersionsResponse::decode(&hostile, 3));
-    let allocated = allocated.bytes;
+    let (result, allocated) = bytes_allocated_during(|| ApiVersionsResponse::decode(&hostile, 3));
     assert!(result.is_err());
     assert!(allocated <= hostile.len(), "{allocated} bytes allocated");
 }
@@ -243,8 +246,7 @@ fn the_allocator_counts() {
         ..Default::default()
     };
     let bytes = response.encode(3).expect("encodes");
-    let (decoded, allocated) = allocated_during(|| ApiVersionsResponse::decode(&bytes, 3));
-    let allocated = allocated.bytes;
+    let (decoded, allocated) = bytes_allocated_during(|| ApiVersionsResponse::decode(&bytes, 3));
     assert_eq!(decoded.expect("decodes"), response);
     assert!(allocated > 0, "keeping an unknown tag allocates its list");
 }
