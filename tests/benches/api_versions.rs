@@ -89,12 +89,11 @@ fn main() {
     side_by_side::run(
         |c| side_by_side::bench_group(c, "api_versions_response_v3", &fixture, OPS),
         || {
-            println!(
-                "ApiVersionsResponse v{VERSION}, {API_KEYS} API keys, {} features, {} bytes; \
-                 median of interleaved rounds (ratio = kafka-wire throughput / kafka-protocol's):",
+            side_by_side::summary_header(&format!(
+                "ApiVersionsResponse v{VERSION}, {API_KEYS} API keys, {} features, {} bytes",
                 FEATURES.len(),
                 fixture.bytes.len()
-            );
+            ));
             side_by_side::summarize("", &fixture, OPS);
         },
     );

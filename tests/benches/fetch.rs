@@ -92,12 +92,11 @@ fn main() {
             side_by_side::bench_group(c, "fetch_response_v16_1MiB", &large, OPS);
         },
         || {
-            println!(
-                "FetchResponse v{VERSION}, 1 topic x 1 partition, {} and {} bytes; median of \
-                 interleaved rounds (ratio = kafka-wire throughput / kafka-protocol's):",
+            side_by_side::summary_header(&format!(
+                "FetchResponse v{VERSION}, 1 topic x 1 partition, {} and {} bytes",
                 small.bytes.len(),
                 large.bytes.len()
-            );
+            ));
             side_by_side::summarize(" 1KiB", &small, OPS);
             side_by_side::summarize(" 1MiB", &large, OPS);
             let (kw_small, kw_large) = side_by_side::interleaved(

@@ -184,12 +184,11 @@ fn main() {
     side_by_side::run(
         |c| side_by_side::bench_group(c, "metadata_response_v12", &fixture, OPS),
         || {
-            println!(
+            side_by_side::summary_header(&format!(
                 "MetadataResponse v{VERSION}, {BROKERS} brokers, {TOPICS} topics x {PARTITIONS} \
-                 partitions, {} bytes; median of interleaved rounds (ratio = kafka-wire \
-                 throughput / kafka-protocol's):",
+                 partitions, {} bytes",
                 fixture.bytes.len()
-            );
+            ));
             side_by_side::summarize("", &fixture, OPS);
             // The same allocations as a decode, copied rather than parsed.
             side_by_side::compare(

@@ -84,13 +84,12 @@ fn main() {
     side_by_side::run(
         |c| side_by_side::bench_group(c, "produce_request_v9", &fixture, OPS),
         || {
-            println!(
+            side_by_side::summary_header(&format!(
                 "ProduceRequest v{VERSION}, 1 topic x {PARTITIONS} partitions x {} KiB of \
-                 records, {} bytes; median of interleaved rounds (ratio = kafka-wire \
-                 throughput / kafka-protocol's):",
+                 records, {} bytes",
                 RECORDS_LEN / 1024,
                 fixture.bytes.len()
-            );
+            ));
             side_by_side::summarize("", &fixture, OPS);
         },
     );

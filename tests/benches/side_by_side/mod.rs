@@ -261,6 +261,14 @@ where
     }
 }
 
+/// The summary's first line: what is measured, then what the lines under it mean.
+pub fn summary_header(description: &str) {
+    println!(
+        "{description}; median of interleaved rounds \
+         (ratio = kafka-wire throughput / kafka-protocol's):"
+    );
+}
+
 /// Runs the criterion benchmarks, then, in a real measuring run, the summary.
 pub fn run(benches: impl FnOnce(&mut Criterion), summary: impl FnOnce()) {
     let mut criterion = Criterion::default().configure_from_args();
