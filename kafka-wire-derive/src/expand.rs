@@ -351,7 +351,7 @@ pub fn struct_impls(container: &Container) -> TokenStream {
                         ];
                         let count = present.iter().filter(|p| **p).count();
                         #unknown_ref
-                    let mut writer = #p::TaggedWriter::begin(buf, count, unknown);
+                        let mut writer = #p::TaggedWriter::begin(buf, count, unknown);
                         #(
                             if present[#t_slot] {
                                 #p::write_tagged(&mut writer, buf, &self.#t_idents, &FIELDS[#t_index], cx)?;

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod checker;
+mod outcome;
 pub mod scaffold;
 pub mod schema_writer;
 pub mod temp;

@@ -84,12 +84,6 @@ impl Report {
 /// the summary.
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for line in &self.pending {
-            writeln!(f, "pending: {line}")?;
-        }
-        for line in &self.differences {
-            writeln!(f, "{line}")?;
-        }
-        writeln!(f, "{}", self.summary())
+        crate::outcome::write(f, &self.pending, &self.differences, &self.summary())
     }
 }

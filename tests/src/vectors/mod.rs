@@ -39,15 +39,10 @@ impl VectorReport {
     }
 }
 
+/// Pending lines first, then failures, then the summary.
 impl fmt::Display for VectorReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for line in &self.pending_lines {
-            writeln!(f, "pending: {line}")?;
-        }
-        for line in &self.failures {
-            writeln!(f, "{line}")?;
-        }
-        writeln!(f, "{}", self.summary())
+        crate::outcome::write(f, &self.pending_lines, &self.failures, &self.summary())
     }
 }
 
