@@ -1,16 +1,18 @@
 //! Stage 1, parse: the `#[kafka(...)]` attributes as written, read by `darling`.
 //!
 //! Nothing is interpreted here beyond syntax. The struct attribute and each field's
-//! attribute are read separately, and unknown keys are reported here rather than by
-//! darling, so that a typo in one place does not hide every other mistake.
+//! attribute are read separately, with unknown keys allowed, and the keys as
+//! written are kept for the check stage (see `keys`), so that a typo in one place
+//! does not hide every other mistake.
 
 use darling::error::Accumulator;
 use darling::util::Flag;
 use darling::{Error, FromDeriveInput, FromField, FromMeta};
+use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, DeriveInput, Expr, Generics, Ident, LitStr, Type};
 
-use crate::keys::{self, CONTAINER_KEYS, FIELD_KEYS};
+use crate::keys;
 
 /// Any expression, kept exactly as written (darling would parse the inside of a
 /// string literal as an expression, which loses string defaults).
@@ -49,6 +51,7 @@ pub struct RawContainer {
 #[darling(attributes(kafka), forward_attrs(doc), allow_unknown_fields)]
 pub struct RawField {
     pub ident: Option<Ident>,
+    pub vis: syn::Visibility,
     pub ty: Type,
     pub attrs: Vec<Attribute>,
     pub name: Option<LitStr>,
@@ -65,11 +68,21 @@ pub struct RawField {
     pub unknown_tagged: Flag,
 }
 
+/// The keys of one attribute as written, each with its span.
+pub type UsedKeys = Vec<(String, Span)>;
+
 /// The struct as read: `None` where an attribute could not be read at all (its
 /// errors are already recorded).
 pub struct RawInput {
     pub container: Option<RawContainer>,
-    pub fields: Vec<Option<RawField>>,
+    pub container_keys: UsedKeys,
+    pub fields: Vec<RawFieldInput>,
+}
+
+/// One field as read.
+pub struct RawFieldInput {
+    pub parsed: Option<RawField>,
+    pub keys: UsedKeys,
 }
 
 /// Reads the struct attribute and every field attribute, recording all errors.
@@ -80,21 +93,25 @@ pub fn parse(input: &DeriveInput, errors: &mut Accumulator) -> RawInput {
             errors.push(error);
             return RawInput {
                 container: None,
+                container_keys: Vec::new(),
                 fields: Vec::new(),
             };
         }
     };
-    keys::reject_unknown(&input.attrs, CONTAINER_KEYS, errors);
     let container = errors.handle(RawContainer::from_derive_input(input));
     let fields = fields
         .named
         .iter()
-        .map(|field| {
-            keys::reject_unknown(&field.attrs, FIELD_KEYS, errors);
-            errors.handle(RawField::from_field(field))
+        .map(|field| RawFieldInput {
+            parsed: errors.handle(RawField::from_field(field)),
+            keys: keys::used(&field.attrs),
         })
         .collect();
-    RawInput { container, fields }
+    RawInput {
+        container,
+        container_keys: keys::used(&input.attrs),
+        fields,
+    }
 }
 
 /// The fields of a struct with named fields; anything else is an error spanned on
@@ -139,10 +156,9 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keys::Attr;
 
     /// Parses `#[kafka(#attr)]` on a struct with one field carrying `#[kafka(#field)]`.
-    use crate::keys::{CONTAINER_KEYS, FIELD_KEYS};
-
     fn parse_one(attr: &str, field: &str) -> (Vec<Error>, RawInput) {
         let source = format!("#[kafka({attr})] struct S {{ #[kafka({field})] f: i32 }}");
         let input: DeriveInput = syn::parse_str(&source).expect("test input parses");
@@ -151,7 +167,7 @@ mod tests {
         (errors.into_inner(), raw)
     }
 
-    /// A value each key accepts, so the key lists can be checked against the structs.
+    /// A value each key accepts, so the key table can be checked against the structs.
     fn sample(key: &str) -> String {
         match key {
             "kind" => "kind = data".into(),
@@ -165,29 +181,63 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_listed_key_sets_its_field() {
-        let (_, empty) = parse_one("", "");
-        let empty_container = format!("{:?}", empty.container);
-        let empty_field = format!("{:?}", empty.fields[0]);
-        for key in CONTAINER_KEYS {
-            let (errors, raw) = parse_one(&sample(key), "");
-            assert!(errors.is_empty(), "struct key `{key}`: {errors:?}");
-            assert_ne!(format!("{:?}", raw.container), empty_container, "`{key}`");
-        }
-        for key in FIELD_KEYS {
-            let (errors, raw) = parse_one("", &sample(key));
-            assert!(errors.is_empty(), "field key `{key}`: {errors:?}");
-            assert_ne!(format!("{:?}", raw.fields[0]), empty_field, "`{key}`");
-        }
+    /// The fields of a struct's pretty `Debug` form.
+    fn debug_fields(debug: &str) -> usize {
+        debug
+            .lines()
+            .filter(|line| {
+                line.strip_prefix("        ")
+                    .is_some_and(|rest| !rest.starts_with(' ') && rest.contains(": "))
+            })
+            .count()
     }
 
     #[test]
-    fn unknown_keys_are_reported_and_the_rest_still_read() {
+    fn every_key_of_the_table_sets_its_own_field_and_there_are_no_others() {
+        let (_, empty) = parse_one("", "");
+        let empty_container = format!("{:?}", empty.container);
+        let empty_field = format!("{:?}", empty.fields[0].parsed);
+        for key in Attr::Container.keys() {
+            let (errors, raw) = parse_one(&sample(key.name), "");
+            assert!(errors.is_empty(), "struct key `{}`: {errors:?}", key.name);
+            assert_ne!(
+                format!("{:?}", raw.container),
+                empty_container,
+                "`{}`",
+                key.name
+            );
+        }
+        for key in Attr::Field.keys() {
+            let (errors, raw) = parse_one("", &sample(key.name));
+            assert!(errors.is_empty(), "field key `{}`: {errors:?}", key.name);
+            assert_ne!(
+                format!("{:?}", raw.fields[0].parsed),
+                empty_field,
+                "`{}`",
+                key.name
+            );
+        }
+        // Besides the keys: the ident, generics and attributes, or the ident,
+        // visibility, type and attributes.
+        assert_eq!(
+            debug_fields(&format!("{:#?}", empty.container)),
+            Attr::Container.keys().count() + 3
+        );
+        assert_eq!(
+            debug_fields(&format!("{:#?}", empty.fields[0].parsed)),
+            Attr::Field.keys().count() + 4
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_kept_and_the_rest_still_read() {
         let (errors, raw) = parse_one("versions = \"0-1\", colour = 1", "shade, versions = \"0+\"");
-        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors.is_empty(), "{errors:?}");
+        let keys: Vec<&str> = raw.container_keys.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["versions", "colour"]);
         assert!(raw.container.and_then(|c| c.versions).is_some());
         assert!(raw.fields[0]
+            .parsed
             .as_ref()
             .and_then(|f| f.versions.as_ref())
             .is_some());

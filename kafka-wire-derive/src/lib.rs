@@ -3,15 +3,17 @@
 //!
 //! Use them through the `kafka-wire` crate, which re-exports them and documents the
 //! attribute language. The macro runs in four stages, one module each:
-//! `attr` (parse, with darling; `keys` rejects unknown keys) → `model` (typed
-//! values) → `check` (cross-field rules) → `expand` (impls; a stub impl when
-//! anything failed, so users see only the real errors). Every stage records all
-//! the errors it finds, and later stages still run on what parsed, so one struct's
-//! mistakes are reported together.
+//! `attr` (parse, with darling; the keys as written are kept) → `model` (typed
+//! values) → `check` (every rule: attribute rules reported here, type rules emitted
+//! for the compiler) → `expand` (impls; a stub impl when anything failed, so users
+//! see only the real errors). `keys` is the one table of attribute keys. Every stage
+//! records all the errors it finds, and later stages still run on what parsed, so
+//! one struct's mistakes are reported together.
 #![forbid(unsafe_code)]
 
 mod attr;
 mod check;
+mod entity_types;
 mod expand;
 mod keys;
 mod model;
@@ -40,19 +42,15 @@ fn derive(input: &syn::DeriveInput, which: Derive) -> proc_macro2::TokenStream {
     let mut errors = darling::Error::accumulator();
     let raw = attr::parse(input, &mut errors);
     let container = model::build(&raw, which, &mut errors);
-    if let Some(container) = &container {
-        check::check(container, &mut errors);
-    }
-    match (errors.finish(), container) {
-        (Ok(()), Some(container)) => {
-            let structs = expand::struct_impls(&container);
-            let message = expand::message_impl(&container);
-            quote::quote!(#structs #message)
-        }
-        (result, _) => {
+    let checked = container
+        .as_ref()
+        .map(|container| check::check(container, &input.attrs, &mut errors));
+    match (errors.finish(), container, checked) {
+        (Ok(()), Some(container), Some(checked)) => expand::impls(&container, checked.type_checks),
+        (result, _, checked) => {
             let errors = result.err().map(darling::Error::write_errors);
-            let fallback =
-                expand::fallback(&input.ident, &input.generics, which == Derive::Message);
+            let with_default = !checked.is_some_and(|c| c.user_derives_default);
+            let fallback = expand::fallback(input, which == Derive::Message, with_default);
             quote::quote!(#errors #fallback)
         }
     }

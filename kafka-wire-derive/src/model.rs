@@ -1,14 +1,16 @@
-//! Stage 2, model: the attributes turned into typed values (ranges, tags, defaults,
-//! schema names, docs). Problems with a single attribute are reported here, all of
-//! them, each spanned on its token.
+//! Stage 2, model: the attributes turned into typed values (ranges, integers,
+//! defaults, schema names, docs). The only errors here are values that cannot be
+//! read at all (a range string that is not one, a tag that is not an integer
+//! literal); every rule about the values is the check stage's.
 
+use darling::error::Accumulator;
 use darling::Error;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Lit, LitStr, Type, UnOp};
 
-use crate::attr::{doc_text, RawContainer, RawExpr, RawField, RawInput};
-use crate::range::Range;
+use crate::attr::{doc_text, RawContainer, RawExpr, RawField, RawInput, UsedKeys};
+use crate::range::{self, Range};
 
 /// Which derive is running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +23,13 @@ pub enum Derive {
 #[derive(Debug, Clone, Copy)]
 pub struct SpannedRange {
     pub range: Range,
+    pub span: Span,
+}
+
+/// An integer literal (possibly negated) as written, not yet checked for range.
+#[derive(Debug, Clone, Copy)]
+pub struct SpannedInt {
+    pub value: i128,
     pub span: Span,
 }
 
@@ -37,8 +46,7 @@ pub enum Kind {
 pub struct MessageAttrs {
     pub kind: Kind,
     pub kind_span: Span,
-    /// The key as written: its value when valid (errors already recorded if not).
-    pub api_key: Option<(Option<i16>, Span)>,
+    pub api_key: Option<SpannedInt>,
     pub versions: SpannedRange,
     pub flexible: SpannedRange,
     pub listeners: Vec<String>,
@@ -72,6 +80,7 @@ impl DefaultValue {
 #[derive(Debug)]
 pub struct Field {
     pub ident: Ident,
+    pub vis: syn::Visibility,
     pub ty: Type,
     pub name: String,
     /// The `name = "..."` override, or the Rust field name the schema name comes from.
@@ -79,9 +88,11 @@ pub struct Field {
     pub about: String,
     pub versions: SpannedRange,
     pub nullable: Option<SpannedRange>,
-    pub tag: Option<(u32, Span)>,
+    pub tag: Option<SpannedInt>,
     /// Empty when the field is never tagged.
     pub tagged: SpannedRange,
+    /// Where `tagged` was written, when it was.
+    pub tagged_without_tag: Option<Span>,
     pub ignorable: bool,
     pub default: Option<DefaultValue>,
     pub flexible: Option<SpannedRange>,
@@ -90,62 +101,62 @@ pub struct Field {
     pub zero_copy: Option<Span>,
 }
 
+impl Field {
+    /// The tag as it is used once checked.
+    pub fn tag_number(&self) -> Option<u32> {
+        self.tag.and_then(|t| u32::try_from(t.value).ok())
+    }
+}
+
+/// The field holding unknown tagged fields.
+#[derive(Debug)]
+pub struct UnknownTagged {
+    pub ident: Ident,
+    pub vis: syn::Visibility,
+    pub ty: Type,
+    /// The span of its type, where a wrong type is reported.
+    pub ty_span: Span,
+    /// The span of the `unknown_tagged` key.
+    pub key_span: Span,
+    /// Every key written on the field (only `unknown_tagged` belongs there).
+    pub keys: UsedKeys,
+}
+
 #[derive(Debug)]
 pub struct Container {
+    pub derive: Derive,
     pub ident: Ident,
     pub name: String,
+    /// The `name = "..."` override, when given.
+    pub name_override: Option<LitStr>,
     pub about: String,
+    pub generics: syn::Generics,
     pub message: Option<MessageAttrs>,
     pub fields: Vec<Field>,
-    /// The field holding unknown tags, and the span of its type.
-    pub unknown_tagged: Option<(Ident, Span)>,
+    /// Every field marked `unknown_tagged` (one is right; the check stage says so).
+    pub unknown_tagged: Vec<UnknownTagged>,
+    /// The keys of the struct attribute as written.
+    pub keys: UsedKeys,
+    /// The keys of every field's attribute as written, fields in order (those that
+    /// could not be modelled too, so their unknown keys are still reported).
+    pub field_keys: Vec<UsedKeys>,
     /// True when some field could not be modelled (its errors are recorded), so
     /// rules over all fields (tag gaps) would see a false picture.
     pub incomplete: bool,
 }
 
-/// Kafka's `EntityType` values.
-const ENTITY_TYPES: &[&str] = &[
-    "unknown",
-    "transactionalId",
-    "producerId",
-    "groupId",
-    "topicName",
-    "brokerId",
-];
-
-/// Kafka's rule for field names, `[A-Za-z][A-Za-z0-9]*`; struct names follow it too.
-fn is_schema_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric())
-}
-
-/// The schema name: the override when given, else `derived`; reported when Kafka
-/// would not accept it.
-fn schema_name(
-    name: Option<&LitStr>,
-    derived: impl FnOnce() -> String,
-    fallback_span: Span,
-    errors: &mut darling::error::Accumulator,
-) -> (String, Span) {
-    let (text, span) = match name {
-        Some(lit) => (lit.value(), lit.span()),
-        None => (derived(), fallback_span),
-    };
-    if !is_schema_name(&text) {
-        errors.push(
-            Error::custom(format!(
-                "`{text}` is not a Kafka schema name: use ASCII letters and digits, starting with a letter"
-            ))
-            .with_span(&span),
-        );
+impl Container {
+    /// The field holding unknown tags, when there is exactly one.
+    pub fn unknown_field(&self) -> Option<&UnknownTagged> {
+        match self.unknown_tagged.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
     }
-    (text, span)
 }
 
-fn range(lit: &LitStr, errors: &mut darling::error::Accumulator) -> Option<SpannedRange> {
-    match Range::parse(&lit.value()) {
+fn range(lit: &LitStr, errors: &mut Accumulator) -> Option<SpannedRange> {
+    match range::parse(&lit.value()) {
         Ok(range) => Some(SpannedRange {
             range,
             span: lit.span(),
@@ -158,21 +169,33 @@ fn range(lit: &LitStr, errors: &mut darling::error::Accumulator) -> Option<Spann
 }
 
 /// Reads an integer literal, possibly negated, as written.
-fn integer(expr: &Expr) -> Option<(i128, String)> {
+fn integer(expr: &Expr) -> Option<i128> {
     match expr {
         Expr::Lit(syn::ExprLit {
             lit: Lit::Int(int), ..
-        }) => Some((int.base10_parse::<i128>().ok()?, int.to_string())),
+        }) => int.base10_parse::<i128>().ok(),
         Expr::Unary(syn::ExprUnary {
             op: UnOp::Neg(_),
             expr,
             ..
-        }) => {
-            let (value, text) = integer(expr)?;
-            Some((-value, format!("-{text}")))
-        }
+        }) => integer(expr).map(|value| -value),
         Expr::Paren(paren) => integer(&paren.expr),
         _ => None,
+    }
+}
+
+fn spanned_int(raw: &RawExpr, key: &str, errors: &mut Accumulator) -> Option<SpannedInt> {
+    match integer(&raw.0) {
+        Some(value) => Some(SpannedInt {
+            value,
+            span: raw.0.span(),
+        }),
+        None => {
+            errors.push(
+                Error::custom(format!("`{key}` must be an integer literal")).with_span(&raw.0),
+            );
+            None
+        }
     }
 }
 
@@ -228,7 +251,7 @@ fn pascal_case(ident: &Ident) -> String {
         .collect()
 }
 
-fn field(raw: &RawField, errors: &mut darling::error::Accumulator) -> Option<Field> {
+fn field(raw: &RawField, errors: &mut Accumulator) -> Option<Field> {
     let ident = raw.ident.clone()?;
     let versions = match &raw.versions {
         Some(lit) => range(lit, errors),
@@ -244,33 +267,9 @@ fn field(raw: &RawField, errors: &mut darling::error::Accumulator) -> Option<Fie
     };
     let nullable = raw.nullable.as_ref().and_then(|lit| range(lit, errors));
     let flexible = raw.flexible.as_ref().and_then(|lit| range(lit, errors));
-    let tag = raw
-        .tag
-        .as_ref()
-        .and_then(|raw_tag| match integer(&raw_tag.0) {
-            Some((value, _)) if value < 0 => {
-                errors.push(Error::custom("tags must not be negative").with_span(&raw_tag.0));
-                None
-            }
-            Some((value, _)) => match u32::try_from(value) {
-                Ok(tag) if tag <= i32::MAX as u32 => Some((tag, raw_tag.0.span())),
-                _ => {
-                    errors.push(Error::custom("tag is too large").with_span(&raw_tag.0));
-                    None
-                }
-            },
-            None => {
-                errors
-                    .push(Error::custom("`tag` must be an integer literal").with_span(&raw_tag.0));
-                None
-            }
-        });
+    let tag = raw.tag.as_ref().and_then(|t| spanned_int(t, "tag", errors));
     let tagged = match (&raw.tagged, &raw.tag) {
-        (Some(lit), Some(_)) => range(lit, errors),
-        (Some(lit), None) => {
-            errors.push(Error::custom("`tagged` versions need a `tag`").with_span(lit));
-            None
-        }
+        (Some(lit), _) => range(lit, errors),
         // A tag's tagged versions default to the field's versions.
         (None, Some(raw_tag)) => versions.map(|v| SpannedRange {
             range: v.range,
@@ -285,28 +284,10 @@ fn field(raw: &RawField, errors: &mut darling::error::Accumulator) -> Option<Fie
         .default
         .as_ref()
         .and_then(|d| errors.handle(default_value(d)));
-    if let Some(entity) = &raw.entity_type {
-        if !ENTITY_TYPES.contains(&entity.value().as_str()) {
-            errors.push(
-                Error::custom(format!(
-                    "unknown entity type `{}`: Kafka knows {}",
-                    entity.value(),
-                    ENTITY_TYPES
-                        .iter()
-                        .map(|e| format!("`{e}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-                .with_span(entity),
-            );
-        }
-    }
-    let (name, name_span) = schema_name(
-        raw.name.as_ref(),
-        || pascal_case(&ident),
-        ident.span(),
-        errors,
-    );
+    let (name, name_span) = match &raw.name {
+        Some(lit) => (lit.value(), lit.span()),
+        None => (pascal_case(&ident), ident.span()),
+    };
     Some(Field {
         name,
         name_span,
@@ -316,37 +297,20 @@ fn field(raw: &RawField, errors: &mut darling::error::Accumulator) -> Option<Fie
         nullable,
         tag,
         tagged: tagged?,
+        tagged_without_tag: raw
+            .tagged
+            .as_ref()
+            .filter(|_| raw.tag.is_none())
+            .map(LitStr::span),
         ignorable: raw.ignorable.is_present(),
         default,
         flexible,
         map_key: raw.map_key.is_present().then(|| raw.map_key.span()),
         entity_type: raw.entity_type.clone(),
         zero_copy: raw.zero_copy.is_present().then(|| raw.zero_copy.span()),
+        vis: raw.vis.clone(),
         ident,
     })
-}
-
-/// Keys that make no sense next to `unknown_tagged`.
-fn check_unknown_tagged_alone(raw: &RawField, errors: &mut darling::error::Accumulator) {
-    let has_other = raw.versions.is_some()
-        || raw.nullable.is_some()
-        || raw.tag.is_some()
-        || raw.tagged.is_some()
-        || raw.default.is_some()
-        || raw.flexible.is_some()
-        || raw.name.is_some()
-        || raw.entity_type.is_some()
-        || raw.ignorable.is_present()
-        || raw.map_key.is_present()
-        || raw.zero_copy.is_present();
-    if has_other {
-        errors.push(
-            Error::custom(
-                "`unknown_tagged` stands alone: the field holds unknown tags, it has no schema",
-            )
-            .with_span(&raw.unknown_tagged.span()),
-        );
-    }
 }
 
 fn kind(raw: &RawExpr) -> Result<Kind, Error> {
@@ -369,10 +333,7 @@ fn kind(raw: &RawExpr) -> Result<Kind, Error> {
     }
 }
 
-fn message_attrs(
-    raw: &RawContainer,
-    errors: &mut darling::error::Accumulator,
-) -> Option<MessageAttrs> {
+fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<MessageAttrs> {
     let kind_span = raw.kind.as_ref().map_or(raw.ident.span(), |k| k.0.span());
     let kind = match &raw.kind {
         Some(k) => errors.handle(kind(k)),
@@ -384,23 +345,10 @@ fn message_attrs(
             None
         }
     };
-    let api_key = raw.api_key.as_ref().map(|key| {
-        let value = match integer(&key.0) {
-            Some((value, _)) => match i16::try_from(value) {
-                Ok(v) if v >= 0 => Some(v),
-                _ => {
-                    errors.push(Error::custom("`api_key` must be 0 to 32767").with_span(&key.0));
-                    None
-                }
-            },
-            None => {
-                errors
-                    .push(Error::custom("`api_key` must be an integer literal").with_span(&key.0));
-                None
-            }
-        };
-        (value, key.0.span())
-    });
+    let api_key = raw
+        .api_key
+        .as_ref()
+        .and_then(|key| spanned_int(key, "api_key", errors));
     let versions = match &raw.versions {
         Some(lit) => range(lit, errors),
         None => {
@@ -418,7 +366,6 @@ fn message_attrs(
             span: raw.ident.span(),
         }),
     };
-    let listeners_span = raw.listeners.as_ref().map(LitStr::span);
     let listeners = raw.listeners.as_ref().map_or_else(Vec::new, |lit| {
         lit.value()
             .split(',')
@@ -433,7 +380,7 @@ fn message_attrs(
         versions: versions?,
         flexible: flexible?,
         listeners,
-        listeners_span,
+        listeners_span: raw.listeners.as_ref().map(LitStr::span),
         latest_version_unstable: raw
             .latest_version_unstable
             .is_present()
@@ -441,74 +388,40 @@ fn message_attrs(
     })
 }
 
-fn reject_message_keys(raw: &RawContainer, errors: &mut darling::error::Accumulator) {
-    let keys = [
-        ("api_key", raw.api_key.as_ref().map(|k| k.0.span())),
-        ("kind", raw.kind.as_ref().map(|k| k.0.span())),
-        ("versions", raw.versions.as_ref().map(LitStr::span)),
-        ("flexible", raw.flexible.as_ref().map(LitStr::span)),
-        ("listeners", raw.listeners.as_ref().map(LitStr::span)),
-        (
-            "latest_version_unstable",
-            raw.latest_version_unstable
-                .is_present()
-                .then(|| raw.latest_version_unstable.span()),
-        ),
-    ];
-    for (key, span) in keys {
-        if let Some(span) = span {
-            errors.push(
-                Error::custom(format!(
-                    "`{key}` belongs on a top-level `Message`; a nested `Struct` gets its versions and flexibility from its parent"
-                ))
-                .with_span(&span),
-            );
-        }
-    }
-}
-
-/// Builds the model, collecting every attribute-level error. Fields are modelled
+/// Builds the model, collecting every error reading a value. Fields are modelled
 /// even when the struct attribute could not be read, so their errors show too.
-pub fn build(
-    raw: &RawInput,
-    derive: Derive,
-    errors: &mut darling::error::Accumulator,
-) -> Option<Container> {
-    let message = raw.container.as_ref().and_then(|container| {
-        if let Some(param) = container.generics.params.first() {
-            errors.push(Error::custom("kafka-wire structs cannot be generic").with_span(param));
-        }
-        match derive {
-            Derive::Message => message_attrs(container, errors),
-            Derive::Struct => {
-                reject_message_keys(container, errors);
-                None
-            }
-        }
-    });
+pub fn build(raw: &RawInput, derive: Derive, errors: &mut Accumulator) -> Option<Container> {
+    let message = match derive {
+        Derive::Message => raw
+            .container
+            .as_ref()
+            .and_then(|container| message_attrs(container, errors)),
+        Derive::Struct => None,
+    };
     let mut fields = Vec::new();
-    let mut unknown_tagged: Option<(Ident, Span)> = None;
+    let mut field_keys = Vec::new();
+    let mut unknown_tagged = Vec::new();
     let mut incomplete = false;
     for raw_field in &raw.fields {
-        let Some(raw_field) = raw_field else {
+        field_keys.push(raw_field.keys.clone());
+        let Some(parsed) = &raw_field.parsed else {
             incomplete = true;
             continue;
         };
-        if raw_field.unknown_tagged.is_present() {
-            check_unknown_tagged_alone(raw_field, errors);
-            if unknown_tagged.is_some() {
-                errors.push(
-                    Error::custom("only one field may hold unknown tagged fields")
-                        .with_span(&raw_field.unknown_tagged.span()),
-                );
+        if parsed.unknown_tagged.is_present() {
+            if let Some(ident) = parsed.ident.clone() {
+                unknown_tagged.push(UnknownTagged {
+                    ident,
+                    vis: parsed.vis.clone(),
+                    ty: parsed.ty.clone(),
+                    ty_span: parsed.ty.span(),
+                    key_span: parsed.unknown_tagged.span(),
+                    keys: raw_field.keys.clone(),
+                });
             }
-            unknown_tagged = raw_field
-                .ident
-                .clone()
-                .map(|ident| (ident, raw_field.ty.span()));
             continue;
         }
-        match field(raw_field, errors) {
+        match field(parsed, errors) {
             Some(f) => fields.push(f),
             None => incomplete = true,
         }
@@ -517,18 +430,22 @@ pub fn build(
     if derive == Derive::Message && message.is_none() {
         return None;
     }
-    // Only an override is checked: a Rust type name is the user's to choose.
-    let name = match &raw_container.name {
-        Some(lit) => schema_name(Some(lit), String::new, lit.span(), errors).0,
-        None => raw_container.ident.to_string(),
-    };
+    let name = raw_container
+        .name
+        .as_ref()
+        .map_or_else(|| raw_container.ident.to_string(), LitStr::value);
     Some(Container {
+        derive,
         name,
+        name_override: raw_container.name.clone(),
         about: doc_text(&raw_container.attrs),
         ident: raw_container.ident.clone(),
+        generics: raw_container.generics.clone(),
         message,
         fields,
         unknown_tagged,
+        keys: raw.container_keys.clone(),
+        field_keys,
         incomplete,
     })
 }

@@ -1,99 +1,81 @@
-//! Version ranges as the derive reads them from attribute strings.
-//!
-//! The runtime crate has its own `const` parser; this one runs inside the compiler
-//! and reports problems as spanned compile errors instead.
+//! Version ranges as the derive reads them from attribute strings: Kafka's grammar,
+//! from `kafka-wire-version` (the one the runtime parses with), with the problem
+//! worded for a compile error.
 
-use std::fmt;
+pub use kafka_wire_version::VersionRange as Range;
 
-/// An inclusive range; `max < min` is the empty range `none`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Range {
-    pub min: i16,
-    pub max: i16,
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Parses an attribute's range string.
+pub fn parse(text: &str) -> Result<Range, String> {
+    Range::parse(text).map_err(|e| match e {
+        kafka_wire_version::VersionRangeError::Empty => e.to_string(),
+        _ => format!("`{text}` is not a version range: {e}"),
+    })
 }
 
-impl Range {
-    pub const NONE: Range = Range { min: 0, max: -1 };
+/// True when the two ranges share a version.
+pub fn overlaps(a: Range, b: Range) -> bool {
+    !a.intersect(b).is_empty()
+}
 
-    pub fn is_empty(self) -> bool {
-        self.max < self.min
-    }
+/// The lowest version of a non-empty range (0 for `none`, which has none).
+pub fn lowest(range: Range) -> i16 {
+    range.min().unwrap_or(0)
+}
 
-    pub fn is_open_ended(self) -> bool {
-        !self.is_empty() && self.max == i16::MAX
-    }
+/// The highest version of a non-empty range (-1 for `none`).
+pub fn highest(range: Range) -> i16 {
+    range.max().unwrap_or(-1)
+}
 
-    pub fn contains_range(self, other: Range) -> bool {
-        other.is_empty() || (self.min <= other.min && other.max <= self.max)
-    }
-
-    pub fn overlaps(self, other: Range) -> bool {
-        !self.is_empty() && !other.is_empty() && self.min <= other.max && other.min <= self.max
-    }
-
-    /// The versions in both; `NONE` when there are none.
-    pub fn intersect(self, other: Range) -> Range {
-        let both = Range {
-            min: self.min.max(other.min),
-            max: self.max.min(other.max),
-        };
-        if both.is_empty() {
-            Range::NONE
-        } else {
-            both
-        }
-    }
-
-    /// Parses `N`, `N+`, `N-M` or `none`, with a message fit for a compile error.
-    pub fn parse(text: &str) -> Result<Range, String> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err("empty version range: expected `N`, `N+`, `N-M` or `none`".into());
-        }
-        if text == "none" {
-            return Ok(Range::NONE);
-        }
-        let version = |part: &str| {
-            part.parse::<u16>()
-                .ok()
-                .and_then(|v| i16::try_from(v).ok())
-                .ok_or_else(|| {
-                    format!("`{text}` is not a version range: expected `N`, `N+`, `N-M` or `none` with versions 0 to 32767")
-                })
-        };
-        let range = if let Some(min) = text.strip_suffix('+') {
-            Range {
-                min: version(min)?,
-                max: i16::MAX,
-            }
-        } else if let Some((min, max)) = text.split_once('-') {
-            Range {
-                min: version(min)?,
-                max: version(max)?,
-            }
-        } else {
-            let v = version(text)?;
-            Range { min: v, max: v }
-        };
-        if range.is_empty() {
-            return Err(format!(
-                "`{text}` is backwards: the upper bound is below the lower"
-            ));
-        }
-        Ok(range)
+/// Tokens that build `range` in generated code.
+pub fn tokens(range: Range) -> TokenStream {
+    match (range.min(), range.max()) {
+        (Some(min), Some(max)) => quote!(::kafka_wire::__private::VersionRange::new(#min, #max)),
+        _ => quote!(::kafka_wire::__private::VersionRange::NONE),
     }
 }
 
-impl fmt::Display for Range {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            f.write_str("none")
-        } else if self.max == i16::MAX {
-            write!(f, "{}+", self.min)
-        } else if self.min == self.max {
-            write!(f, "{}", self.min)
-        } else {
-            write!(f, "{}-{}", self.min, self.max)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One table of inputs through both parsers: the derive's (this module) and the
+    /// runtime's (`VersionRange::parse`, what `kafka_wire::VersionRange` is). Both
+    /// must accept the same strings with the same meaning.
+    #[test]
+    fn the_derive_and_the_runtime_share_one_grammar() {
+        let table: &[(&str, Option<(i16, i16)>)] = &[
+            ("0", Some((0, 0))),
+            ("7", Some((7, 7))),
+            ("0+", Some((0, i16::MAX))),
+            ("3-12", Some((3, 12))),
+            ("3-3", Some((3, 3))),
+            ("none", None),
+            (" 1+", Some((1, i16::MAX))),
+            ("1+ ", Some((1, i16::MAX))),
+            ("\t2-4\n", Some((2, 4))),
+            ("32767", Some((32767, 32767))),
+            ("32767+", Some((32767, i16::MAX))),
+            ("01", Some((1, 1))),
+        ];
+        let invalid = [
+            "", " ", "3-2", "32768+", "32768", "+3", "-1", "3++", "3-", "-3", "3 - 4", "1+2", "x",
+            "None", "0x1", "1.5", "3+-4", "٣",
+        ];
+        for (text, expected) in table {
+            let derive = parse(text).unwrap_or_else(|e| panic!("derive refused {text:?}: {e}"));
+            let runtime =
+                Range::parse(text).unwrap_or_else(|e| panic!("runtime refused {text:?}: {e}"));
+            assert_eq!(derive, runtime, "{text:?}");
+            let bounds = derive.min().zip(derive.max());
+            assert_eq!(bounds, *expected, "{text:?}");
+        }
+        for text in invalid {
+            assert!(parse(text).is_err(), "derive accepted {text:?}");
+            assert!(Range::parse(text).is_err(), "runtime accepted {text:?}");
         }
     }
 }

@@ -27,32 +27,64 @@
 //!     pub unknown_tagged_fields: UnknownTaggedFields,
 //! }
 //!
-//! let node = NodeAnnouncement { node_id: 7, weight: 5, ..Default::default() };
+//! let node = NodeAnnouncement::default().with_node_id(7).with_weight(5);
 //! let bytes = node.encode(2).unwrap();
 //! assert_eq!(&bytes[..], [0, 0, 0, 7, 0, 1, 0, 4, 0, 0, 0, 5]);
 //! assert_eq!(NodeAnnouncement::decode(&bytes, 2).unwrap(), node);
 //! // Version 0 has no tagged fields: the non-default weight cannot be written there.
 //! assert!(node.encode(0).is_err());
 //! ```
+//!
+//! # Where this crate is stricter than Kafka
+//!
+//! Kafka's Java code accepts some inputs that this crate refuses, each because
+//! accepting it would lose or invent data, or would decode what cannot be encoded
+//! again. Every refusal is a typed [`DecodeErrorKind`]:
+//!
+//! - **A length below -1** is [`InvalidLength`](DecodeErrorKind::InvalidLength);
+//!   Kafka reads every negative length as null.
+//! - **Invalid UTF-8** in a string is [`InvalidUtf8`](DecodeErrorKind::InvalidUtf8);
+//!   Kafka replaces it with U+FFFD, changing the string.
+//! - **A known tagged field whose value does not fill its declared size** is
+//!   [`TaggedFieldSize`](DecodeErrorKind::TaggedFieldSize); Kafka skips nothing and
+//!   reads on from wherever the value ended.
+//! - **Tags that do not strictly ascend** in a tagged section (a repeated tag
+//!   included) are [`TagsOutOfOrder`](DecodeErrorKind::TagsOutOfOrder); Kafka's
+//!   reader accepts them, but its writer refuses to write them back.
+//! - **Bytes after a message** passed to [`Message::decode`] are
+//!   [`TrailingBytes`](DecodeErrorKind::TrailingBytes); Kafka's broker ignores what
+//!   follows a request body. [`Message::read_from`] reads a message and leaves the
+//!   rest to the caller.
+//!
+//! One refusal is earlier, not stricter: an array whose count of elements could not
+//! fit in the bytes left, even with each element at its smallest encoding at that
+//! version, is [`ArrayTooLong`](DecodeErrorKind::ArrayTooLong) before any element
+//! is read, where Kafka reads elements until the input runs out.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod attribute_types;
+mod encoder;
 mod error;
+mod field_rules;
 mod message;
 pub mod schema;
-mod version;
 pub mod wire;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath};
+pub use encoder::Encoder;
+pub use error::{
+    DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath, PathSegment,
+};
+pub use kafka_wire_version::{VersionRange, VersionRangeError};
 pub use message::{Message, Struct};
-pub use version::{VersionRange, VersionRangeError};
 pub use wire::reader::Reader;
 pub use wire::{
-    Cx, KafkaString, Nullable, RawTaggedField, Records, UnknownTaggedFields, Uuid, Wire,
+    Cx, KafkaString, Nullable, RawTaggedField, Records, UnknownTaggedFields, Uuid, UuidParseError,
+    Wire,
 };
 
 /// Derives [`Message`] (and [`Struct`], [`Wire`], `Default`) for a top-level message.
@@ -73,7 +105,8 @@ pub use bytes;
 /// let replicas: SmallVec<[i32; 4]> = smallvec![1, 2, 3];
 /// assert!(!replicas.spilled()); // three IDs fit in place: no heap allocation
 /// let mut wire = Vec::new();
-/// replicas.write(&mut wire, Cx::new(0, true)).unwrap(); // compact: count + 1, then the IDs
+/// let mut sizes = kafka_wire::wire::Sizes::new();
+/// replicas.write(&mut wire, Cx::new(0, true), &mut sizes).unwrap(); // count + 1, then the IDs
 /// assert_eq!(wire, [4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]);
 /// ```
 pub use smallvec::{smallvec, SmallVec};

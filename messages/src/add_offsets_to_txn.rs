@@ -1,16 +1,10 @@
 //! AddOffsetsToTxn (API key 25): adds a consumer group's offsets to a transaction.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<AddOffsetsToTxnRequest>(),
-    Registered::of::<AddOffsetsToTxnResponse>(),
-];
 
 /// AddOffsetsToTxn request: the group whose offsets join the transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 25, kind = request, versions = "0-4", flexible = "3+",
         listeners = "broker")]
 pub struct AddOffsetsToTxnRequest {
@@ -33,6 +27,7 @@ pub struct AddOffsetsToTxnRequest {
 
 /// AddOffsetsToTxn response: whether the group was added.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 25, kind = response, versions = "0-4", flexible = "3+")]
 pub struct AddOffsetsToTxnResponse {
     /// Duration in milliseconds for which the request was throttled due to a quota

@@ -1,17 +1,11 @@
 //! AddPartitionsToTxn (API key 24): adds partitions to a transaction, or from version 4
 //! lets brokers verify them for batches of transactions.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<AddPartitionsToTxnRequest>(),
-    Registered::of::<AddPartitionsToTxnResponse>(),
-];
 
 /// AddPartitionsToTxn request: the partitions to add to (or verify in) transactions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 24, kind = request, versions = "0-5", flexible = "3+",
         listeners = "broker")]
 pub struct AddPartitionsToTxnRequest {
@@ -37,6 +31,7 @@ pub struct AddPartitionsToTxnRequest {
 
 /// One transaction and the partitions to add to it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AddPartitionsToTxnTransaction {
     /// The transactional id corresponding to the transaction.
     #[kafka(versions = "4+", map_key, entity_type = "transactionalId")]
@@ -61,6 +56,7 @@ pub struct AddPartitionsToTxnTransaction {
 
 /// A topic and the partitions of it to add to a transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AddPartitionsToTxnTopic {
     /// The name of the topic.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -75,6 +71,7 @@ pub struct AddPartitionsToTxnTopic {
 
 /// AddPartitionsToTxn response: the outcome for each partition, by transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 24, kind = response, versions = "0-5", flexible = "3+")]
 pub struct AddPartitionsToTxnResponse {
     /// Duration in milliseconds for which the request was throttled due to a quota
@@ -97,6 +94,7 @@ pub struct AddPartitionsToTxnResponse {
 
 /// The results of one transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AddPartitionsToTxnResult {
     /// The transactional id corresponding to the transaction.
     #[kafka(versions = "4+", map_key, entity_type = "transactionalId")]
@@ -111,6 +109,7 @@ pub struct AddPartitionsToTxnResult {
 
 /// The results of one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AddPartitionsToTxnTopicResult {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -125,6 +124,7 @@ pub struct AddPartitionsToTxnTopicResult {
 
 /// The result of one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AddPartitionsToTxnPartitionResult {
     /// The partition indexes.
     #[kafka(versions = "0+", map_key)]

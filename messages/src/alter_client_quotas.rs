@@ -1,16 +1,10 @@
 //! AlterClientQuotas (API key 49): sets or removes client quotas.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<AlterClientQuotasRequest>(),
-    Registered::of::<AlterClientQuotasResponse>(),
-];
 
 /// AlterClientQuotas request: the quota changes of each entity.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 49, kind = request, versions = "0-1", flexible = "1+",
         listeners = "broker, controller")]
 pub struct AlterClientQuotasRequest {
@@ -27,6 +21,7 @@ pub struct AlterClientQuotasRequest {
 
 /// A quota entity and the quota changes to apply to it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct EntryData {
     /// The quota entity to alter.
     #[kafka(versions = "0+")]
@@ -41,6 +36,7 @@ pub struct EntryData {
 
 /// One component of a quota entity: its type and name.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct EntityData {
     /// The entity type.
     #[kafka(versions = "0+")]
@@ -55,6 +51,7 @@ pub struct EntityData {
 
 /// One quota change: set a key to a value, or remove it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OpData {
     /// The quota configuration key.
     #[kafka(versions = "0+")]
@@ -72,6 +69,7 @@ pub struct OpData {
 
 /// AlterClientQuotas response: the outcome for each entity.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 49, kind = response, versions = "0-1", flexible = "1+")]
 pub struct AlterClientQuotasResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -88,6 +86,7 @@ pub struct AlterClientQuotasResponse {
 
 /// The outcome of altering one entity's quotas (Kafka's response `EntryData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 #[kafka(name = "EntryData")]
 pub struct EntryResultData {
     /// The error code, or `0` if the quota alteration succeeded.

@@ -1,16 +1,10 @@
 //! AlterConfigs (API key 33): replaces the whole configuration of resources.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<AlterConfigsRequest>(),
-    Registered::of::<AlterConfigsResponse>(),
-];
 
 /// AlterConfigs request: the new configuration of each resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 33, kind = request, versions = "0-2", flexible = "2+",
         listeners = "broker, controller")]
 pub struct AlterConfigsRequest {
@@ -27,6 +21,7 @@ pub struct AlterConfigsRequest {
 
 /// A resource and the configuration to give it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterConfigsResource {
     /// The resource type.
     #[kafka(versions = "0+", map_key)]
@@ -44,6 +39,7 @@ pub struct AlterConfigsResource {
 
 /// One configuration key and its new value.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterableConfig {
     /// The configuration key name.
     #[kafka(versions = "0+", map_key)]
@@ -58,6 +54,7 @@ pub struct AlterableConfig {
 
 /// AlterConfigs response: the outcome for each resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 33, kind = response, versions = "0-2", flexible = "2+")]
 pub struct AlterConfigsResponse {
     /// Duration in milliseconds for which the request was throttled due to a quota
@@ -74,6 +71,7 @@ pub struct AlterConfigsResponse {
 
 /// The outcome of altering one resource's configuration.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterConfigsResourceResponse {
     /// The resource error code.
     #[kafka(versions = "0+")]

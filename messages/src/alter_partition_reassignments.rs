@@ -1,17 +1,11 @@
 //! AlterPartitionReassignments (API key 45): starts or cancels partition reassignments.
 
-use crate::registry::Registered;
 use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<AlterPartitionReassignmentsRequest>(),
-    Registered::of::<AlterPartitionReassignmentsResponse>(),
-];
-
 /// AlterPartitionReassignments request: the new replica sets of partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 45, kind = request, versions = "0-1", flexible = "0+",
         listeners = "broker, controller")]
 pub struct AlterPartitionReassignmentsRequest {
@@ -32,6 +26,7 @@ pub struct AlterPartitionReassignmentsRequest {
 
 /// A topic with partitions to reassign.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ReassignableTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -46,6 +41,7 @@ pub struct ReassignableTopic {
 
 /// A partition and its target replicas.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ReassignablePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -61,6 +57,7 @@ pub struct ReassignablePartition {
 
 /// AlterPartitionReassignments response: the outcome for each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 45, kind = response, versions = "0-1", flexible = "0+")]
 pub struct AlterPartitionReassignmentsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -87,6 +84,7 @@ pub struct AlterPartitionReassignmentsResponse {
 
 /// The outcome for one topic's partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ReassignableTopicResponse {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -101,6 +99,7 @@ pub struct ReassignableTopicResponse {
 
 /// The outcome for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ReassignablePartitionResponse {
     /// The partition index.
     #[kafka(versions = "0+")]

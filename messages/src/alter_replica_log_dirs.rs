@@ -1,16 +1,10 @@
 //! AlterReplicaLogDirs (API key 34): moves replicas between a broker's log directories.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<AlterReplicaLogDirsRequest>(),
-    Registered::of::<AlterReplicaLogDirsResponse>(),
-];
 
 /// AlterReplicaLogDirs request: for each directory, the partitions to move there.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 34, kind = request, versions = "1-2", flexible = "2+",
         listeners = "broker")]
 pub struct AlterReplicaLogDirsRequest {
@@ -24,6 +18,7 @@ pub struct AlterReplicaLogDirsRequest {
 
 /// A log directory and the partitions to move into it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterReplicaLogDir {
     /// The absolute directory path.
     #[kafka(versions = "0+", map_key)]
@@ -38,6 +33,7 @@ pub struct AlterReplicaLogDir {
 
 /// A topic and the partitions of it to move.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterReplicaLogDirTopic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -52,6 +48,7 @@ pub struct AlterReplicaLogDirTopic {
 
 /// AlterReplicaLogDirs response: the outcome for each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 34, kind = response, versions = "1-2", flexible = "2+")]
 pub struct AlterReplicaLogDirsResponse {
     /// Duration in milliseconds for which the request was throttled due to a quota
@@ -68,6 +65,7 @@ pub struct AlterReplicaLogDirsResponse {
 
 /// The outcomes for one topic's partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterReplicaLogDirTopicResult {
     /// The name of the topic.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -82,6 +80,7 @@ pub struct AlterReplicaLogDirTopicResult {
 
 /// The outcome of moving one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterReplicaLogDirPartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]

@@ -1,13 +1,6 @@
 //! ApiVersions (API key 18): which API versions a broker supports.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<ApiVersionsRequest>(),
-    Registered::of::<ApiVersionsResponse>(),
-];
 
 /// ApiVersions request: asks a broker which API versions it supports.
 ///
@@ -15,15 +8,14 @@ pub(crate) const MESSAGES: &[Registered] = &[
 /// use kafka_wire::{KafkaString, Message};
 /// use kafka_wire_messages::ApiVersionsRequest;
 ///
-/// let request = ApiVersionsRequest {
-///     client_software_name: KafkaString::from_static("u03-app"),
-///     client_software_version: KafkaString::from_static("1.0"),
-///     ..Default::default()
-/// };
+/// let request = ApiVersionsRequest::default()
+///     .with_client_software_name(KafkaString::from_static("u03-app"))
+///     .with_client_software_version(KafkaString::from_static("1.0"));
 /// assert_eq!(&request.encode(3).unwrap()[..], b"\x08u03-app\x041.0\0");
 /// assert!(request.encode(2).unwrap().is_empty()); // ignorable fields dropped
 /// ```
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 18, kind = request, versions = "0-5", flexible = "3+",
         listeners = "broker, controller")]
 pub struct ApiVersionsRequest {
@@ -52,14 +44,16 @@ pub struct ApiVersionsRequest {
 /// use kafka_wire::Message;
 /// use kafka_wire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
 ///
-/// let response = ApiVersionsResponse {
-///     api_keys: vec![ApiVersion { api_key: 18, min_version: 0, max_version: 5, ..Default::default() }],
-///     ..Default::default()
-/// };
+/// let version = ApiVersion::default()
+///     .with_api_key(18)
+///     .with_min_version(0)
+///     .with_max_version(5);
+/// let response = ApiVersionsResponse::default().with_api_keys(vec![version]);
 /// let bytes = response.encode(3).unwrap();
 /// assert_eq!(ApiVersionsResponse::decode(&bytes, 3).unwrap(), response);
 /// ```
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 18, kind = response, versions = "0-5", flexible = "3+")]
 pub struct ApiVersionsResponse {
     /// The top-level error code.
@@ -95,6 +89,7 @@ pub struct ApiVersionsResponse {
 
 /// One API the broker supports, with its version range.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ApiVersion {
     /// The API index.
     #[kafka(versions = "0+", map_key)]
@@ -112,6 +107,7 @@ pub struct ApiVersion {
 
 /// A feature the broker supports, with its version range.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct SupportedFeatureKey {
     /// The name of the feature.
     #[kafka(versions = "3+", map_key)]
@@ -129,6 +125,7 @@ pub struct SupportedFeatureKey {
 
 /// A cluster-wide finalized feature and its version levels.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct FinalizedFeatureKey {
     /// The name of the feature.
     #[kafka(versions = "3+", map_key)]

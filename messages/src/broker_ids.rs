@@ -14,12 +14,10 @@
 /// use kafka_wire_messages::metadata::MetadataResponsePartition;
 /// use kafka_wire_messages::BrokerIds;
 ///
-/// let partition = MetadataResponsePartition {
-///     leader_id: 2,
-///     replica_nodes: smallvec![2, 3, 1],
-///     isr_nodes: vec![2, 3].into(),
-///     ..Default::default()
-/// };
+/// let partition = MetadataResponsePartition::default()
+///     .with_leader_id(2)
+///     .with_replica_nodes(smallvec![2, 3, 1])
+///     .with_isr_nodes(vec![2, 3].into());
 /// assert!(partition.replica_nodes.contains(&partition.leader_id));
 /// let lagging: BrokerIds = partition
 ///     .replica_nodes

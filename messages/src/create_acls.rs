@@ -1,16 +1,10 @@
 //! CreateAcls (API key 30): creates ACL bindings.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<CreateAclsRequest>(),
-    Registered::of::<CreateAclsResponse>(),
-];
 
 /// CreateAcls request: the ACLs to create.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 30, kind = request, versions = "1-3", flexible = "2+",
         listeners = "broker, controller")]
 pub struct CreateAclsRequest {
@@ -24,6 +18,7 @@ pub struct CreateAclsRequest {
 
 /// One ACL to create.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AclCreation {
     /// The type of the resource.
     #[kafka(versions = "0+")]
@@ -53,6 +48,7 @@ pub struct AclCreation {
 
 /// CreateAcls response: one result per requested ACL creation.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 30, kind = response, versions = "1-3", flexible = "2+")]
 pub struct CreateAclsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -69,6 +65,7 @@ pub struct CreateAclsResponse {
 
 /// The outcome of one ACL creation.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AclCreationResult {
     /// The result error, or zero if there was no error.
     #[kafka(versions = "0+")]

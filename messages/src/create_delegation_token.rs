@@ -1,17 +1,11 @@
 //! CreateDelegationToken (API key 38): creates a delegation token for a principal.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<CreateDelegationTokenRequest>(),
-    Registered::of::<CreateDelegationTokenResponse>(),
-];
-
 /// CreateDelegationToken request: asks for a new delegation token.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 38, kind = request, versions = "1-3", flexible = "2+",
         listeners = "broker, controller")]
 pub struct CreateDelegationTokenRequest {
@@ -37,6 +31,7 @@ pub struct CreateDelegationTokenRequest {
 
 /// A principal allowed to renew the token.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatableRenewers {
     /// The type of the Kafka principal.
     #[kafka(versions = "0+")]
@@ -51,6 +46,7 @@ pub struct CreatableRenewers {
 
 /// CreateDelegationToken response: the new token, its owner and its lifetimes.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 38, kind = response, versions = "1-3", flexible = "2+")]
 pub struct CreateDelegationTokenResponse {
     /// The top-level error, or zero if there was no error.

@@ -1,17 +1,11 @@
 //! CreatePartitions (API key 37): adds partitions to existing topics.
 
-use crate::registry::Registered;
 use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<CreatePartitionsRequest>(),
-    Registered::of::<CreatePartitionsResponse>(),
-];
-
 /// CreatePartitions request: the new partition count of each topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 37, kind = request, versions = "0-3", flexible = "2+",
         listeners = "broker, controller")]
 pub struct CreatePartitionsRequest {
@@ -32,6 +26,7 @@ pub struct CreatePartitionsRequest {
 
 /// A topic, its new partition count and optionally where the new partitions go.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatePartitionsTopic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -49,6 +44,7 @@ pub struct CreatePartitionsTopic {
 
 /// The brokers that will hold the replicas of one new partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatePartitionsAssignment {
     /// The assigned broker IDs.
     #[kafka(versions = "0+", entity_type = "brokerId")]
@@ -60,6 +56,7 @@ pub struct CreatePartitionsAssignment {
 
 /// CreatePartitions response: the outcome for each topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 37, kind = response, versions = "0-3", flexible = "2+")]
 pub struct CreatePartitionsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -76,6 +73,7 @@ pub struct CreatePartitionsResponse {
 
 /// The outcome of adding partitions to one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatePartitionsTopicResult {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]

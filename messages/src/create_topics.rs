@@ -1,17 +1,11 @@
 //! CreateTopics (API key 19): creates topics, with their partitions, replicas and configs.
 
-use crate::registry::Registered;
 use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<CreateTopicsRequest>(),
-    Registered::of::<CreateTopicsResponse>(),
-];
-
 /// CreateTopics request: asks the cluster to create topics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 19, kind = request, versions = "2-7", flexible = "5+",
         listeners = "broker, controller")]
 pub struct CreateTopicsRequest {
@@ -32,6 +26,7 @@ pub struct CreateTopicsRequest {
 
 /// A topic to create.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatableTopic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -59,6 +54,7 @@ pub struct CreatableTopic {
 
 /// The brokers a partition of a new topic is placed on.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatableReplicaAssignment {
     /// The partition index.
     #[kafka(versions = "0+", map_key)]
@@ -73,6 +69,7 @@ pub struct CreatableReplicaAssignment {
 
 /// A custom configuration for a new topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatableTopicConfig {
     /// The configuration name.
     #[kafka(versions = "0+", map_key)]
@@ -87,6 +84,7 @@ pub struct CreatableTopicConfig {
 
 /// CreateTopics response: the outcome for each topic, with its settings from version 5.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 19, kind = response, versions = "2-7", flexible = "5+")]
 pub struct CreateTopicsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -103,6 +101,7 @@ pub struct CreateTopicsResponse {
 
 /// The outcome of creating one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatableTopicResult {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -135,6 +134,7 @@ pub struct CreatableTopicResult {
 
 /// One configuration of a created topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct CreatableTopicConfigs {
     /// The configuration name.
     #[kafka(versions = "5+")]

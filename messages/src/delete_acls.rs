@@ -1,16 +1,10 @@
 //! DeleteAcls (API key 31): deletes the ACLs that match filters.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DeleteAclsRequest>(),
-    Registered::of::<DeleteAclsResponse>(),
-];
 
 /// DeleteAcls request: the filters selecting the ACLs to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 31, kind = request, versions = "1-3", flexible = "2+",
         listeners = "broker, controller")]
 pub struct DeleteAclsRequest {
@@ -24,6 +18,7 @@ pub struct DeleteAclsRequest {
 
 /// One filter selecting ACLs to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteAclsFilter {
     /// The resource type.
     #[kafka(versions = "0+")]
@@ -53,6 +48,7 @@ pub struct DeleteAclsFilter {
 
 /// DeleteAcls response: per filter, the ACLs it matched and whether they were deleted.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 31, kind = response, versions = "1-3", flexible = "2+")]
 pub struct DeleteAclsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -69,6 +65,7 @@ pub struct DeleteAclsResponse {
 
 /// The outcome of one delete filter.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteAclsFilterResult {
     /// The error code, or 0 if the filter succeeded.
     #[kafka(versions = "0+")]
@@ -86,6 +83,7 @@ pub struct DeleteAclsFilterResult {
 
 /// One ACL matched by a delete filter, and the outcome of its deletion.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteAclsMatchingAcl {
     /// The deletion error code, or 0 if the deletion succeeded.
     #[kafka(versions = "0+")]

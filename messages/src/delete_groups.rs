@@ -1,16 +1,10 @@
 //! DeleteGroups (API key 42): deletes empty groups.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DeleteGroupsRequest>(),
-    Registered::of::<DeleteGroupsResponse>(),
-];
 
 /// DeleteGroups request: names the groups to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 42, kind = request, versions = "0-3", flexible = "2+",
         listeners = "broker")]
 pub struct DeleteGroupsRequest {
@@ -24,6 +18,7 @@ pub struct DeleteGroupsRequest {
 
 /// DeleteGroups response: the outcome for each group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 42, kind = response, versions = "0-3", flexible = "2+")]
 pub struct DeleteGroupsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -40,6 +35,7 @@ pub struct DeleteGroupsResponse {
 
 /// The deletion outcome for one group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeletableGroupResult {
     /// The group id.
     #[kafka(versions = "0+", map_key, entity_type = "groupId")]

@@ -1,16 +1,10 @@
 //! DeleteRecords (API key 21): deletes the records of partitions below given offsets.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DeleteRecordsRequest>(),
-    Registered::of::<DeleteRecordsResponse>(),
-];
 
 /// DeleteRecords request: asks partition leaders to delete records before offsets.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 21, kind = request, versions = "0-2", flexible = "2+",
         listeners = "broker")]
 pub struct DeleteRecordsRequest {
@@ -27,6 +21,7 @@ pub struct DeleteRecordsRequest {
 
 /// A topic to delete records from.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteRecordsTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -41,6 +36,7 @@ pub struct DeleteRecordsTopic {
 
 /// A partition to delete records from, and the offset to delete up to.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteRecordsPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -56,6 +52,7 @@ pub struct DeleteRecordsPartition {
 
 /// DeleteRecords response: the new low watermark or error of each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 21, kind = response, versions = "0-2", flexible = "2+")]
 pub struct DeleteRecordsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -72,6 +69,7 @@ pub struct DeleteRecordsResponse {
 
 /// The outcome of deleting records from one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteRecordsTopicResult {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -86,6 +84,7 @@ pub struct DeleteRecordsTopicResult {
 
 /// The outcome of deleting records from one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteRecordsPartitionResult {
     /// The partition index.
     #[kafka(versions = "0+", map_key)]

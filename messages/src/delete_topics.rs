@@ -1,16 +1,10 @@
 //! DeleteTopics (API key 20): deletes topics, by name or, from version 6, by topic ID.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DeleteTopicsRequest>(),
-    Registered::of::<DeleteTopicsResponse>(),
-];
 
 /// DeleteTopics request: asks the cluster to delete topics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 20, kind = request, versions = "1-6", flexible = "4+",
         listeners = "broker, controller")]
 pub struct DeleteTopicsRequest {
@@ -30,6 +24,7 @@ pub struct DeleteTopicsRequest {
 
 /// A topic to delete, named or identified by its ID.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeleteTopicState {
     /// The topic name.
     #[kafka(versions = "6+", nullable = "6+", default = null, entity_type = "topicName")]
@@ -44,6 +39,7 @@ pub struct DeleteTopicState {
 
 /// DeleteTopics response: the outcome for each topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 20, kind = response, versions = "1-6", flexible = "4+")]
 pub struct DeleteTopicsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -60,6 +56,7 @@ pub struct DeleteTopicsResponse {
 
 /// The outcome of deleting one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DeletableTopicResult {
     /// The topic name.
     #[kafka(versions = "0+", nullable = "6+", map_key, entity_type = "topicName")]

@@ -1,16 +1,10 @@
 //! DescribeAcls (API key 29): lists the ACLs that match a filter.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DescribeAclsRequest>(),
-    Registered::of::<DescribeAclsResponse>(),
-];
 
 /// DescribeAcls request: a filter selecting the ACLs to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 29, kind = request, versions = "1-3", flexible = "2+",
         listeners = "broker, controller")]
 pub struct DescribeAclsRequest {
@@ -42,6 +36,7 @@ pub struct DescribeAclsRequest {
 
 /// DescribeAcls response: the matching ACLs, grouped by resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 29, kind = response, versions = "1-3", flexible = "2+")]
 pub struct DescribeAclsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -64,6 +59,7 @@ pub struct DescribeAclsResponse {
 
 /// A resource referenced by the matching ACLs, with those ACLs.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeAclsResource {
     /// The resource type.
     #[kafka(versions = "0+")]
@@ -84,6 +80,7 @@ pub struct DescribeAclsResource {
 
 /// One ACL on a resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AclDescription {
     /// The ACL principal.
     #[kafka(versions = "0+")]

@@ -1,16 +1,10 @@
 //! DescribeClientQuotas (API key 48): reads the client quotas matching a filter.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DescribeClientQuotasRequest>(),
-    Registered::of::<DescribeClientQuotasResponse>(),
-];
 
 /// DescribeClientQuotas request: the filter that selects quota entities.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 48, kind = request, versions = "0-1", flexible = "1+",
         listeners = "broker")]
 pub struct DescribeClientQuotasRequest {
@@ -28,6 +22,7 @@ pub struct DescribeClientQuotasRequest {
 
 /// One filter component: an entity type and how to match its name.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ComponentData {
     /// The entity type that the filter component applies to.
     #[kafka(versions = "0+")]
@@ -46,6 +41,7 @@ pub struct ComponentData {
 
 /// DescribeClientQuotas response: the matching entities and their quota values.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 48, kind = response, versions = "0-1", flexible = "1+")]
 pub struct DescribeClientQuotasResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -68,6 +64,7 @@ pub struct DescribeClientQuotasResponse {
 
 /// A quota entity and its quota values.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct EntryData {
     /// The quota entity description.
     #[kafka(versions = "0+")]
@@ -82,6 +79,7 @@ pub struct EntryData {
 
 /// One component of a quota entity: its type and name.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct EntityData {
     /// The entity type.
     #[kafka(versions = "0+")]
@@ -96,6 +94,7 @@ pub struct EntityData {
 
 /// One quota configuration key and its value.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ValueData {
     /// The quota configuration key.
     #[kafka(versions = "0+")]

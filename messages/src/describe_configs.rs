@@ -1,16 +1,10 @@
 //! DescribeConfigs (API key 32): reads the configuration of resources.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DescribeConfigsRequest>(),
-    Registered::of::<DescribeConfigsResponse>(),
-];
 
 /// DescribeConfigs request: the resources and configuration keys to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 32, kind = request, versions = "1-4", flexible = "4+",
         listeners = "broker, controller")]
 pub struct DescribeConfigsRequest {
@@ -30,6 +24,7 @@ pub struct DescribeConfigsRequest {
 
 /// A resource whose configuration to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeConfigsResource {
     /// The resource type.
     #[kafka(versions = "0+")]
@@ -47,6 +42,7 @@ pub struct DescribeConfigsResource {
 
 /// DescribeConfigs response: the configuration of each requested resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 32, kind = response, versions = "1-4", flexible = "4+")]
 pub struct DescribeConfigsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -63,6 +59,7 @@ pub struct DescribeConfigsResponse {
 
 /// The configuration of one resource, or the error describing it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeConfigsResult {
     /// The error code, or 0 if we were able to successfully describe the
     /// configurations.
@@ -88,6 +85,7 @@ pub struct DescribeConfigsResult {
 
 /// One configuration entry of a resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeConfigsResourceResult {
     /// The configuration name.
     #[kafka(versions = "0+")]
@@ -121,6 +119,7 @@ pub struct DescribeConfigsResourceResult {
 
 /// A synonym of a configuration key, with its value and source.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeConfigsSynonym {
     /// The synonym name.
     #[kafka(versions = "1+")]

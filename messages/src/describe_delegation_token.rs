@@ -1,17 +1,11 @@
 //! DescribeDelegationToken (API key 41): lists delegation tokens, optionally by owner.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DescribeDelegationTokenRequest>(),
-    Registered::of::<DescribeDelegationTokenResponse>(),
-];
-
 /// DescribeDelegationToken request: the owners whose tokens to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 41, kind = request, versions = "1-3", flexible = "2+",
         listeners = "broker, controller")]
 pub struct DescribeDelegationTokenRequest {
@@ -26,6 +20,7 @@ pub struct DescribeDelegationTokenRequest {
 
 /// A token owner to describe tokens for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeDelegationTokenOwner {
     /// The owner principal type.
     #[kafka(versions = "0+")]
@@ -40,6 +35,7 @@ pub struct DescribeDelegationTokenOwner {
 
 /// DescribeDelegationToken response: the matching tokens.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 41, kind = response, versions = "1-3", flexible = "2+")]
 pub struct DescribeDelegationTokenResponse {
     /// The error code, or 0 if there was no error.
@@ -59,6 +55,7 @@ pub struct DescribeDelegationTokenResponse {
 
 /// One delegation token with its owner, lifetimes and renewers.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribedDelegationToken {
     /// The token principal type.
     #[kafka(versions = "0+")]
@@ -97,6 +94,7 @@ pub struct DescribedDelegationToken {
 
 /// A principal able to renew a described token.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribedDelegationTokenRenewer {
     /// The renewer principal type.
     #[kafka(versions = "0+")]

@@ -1,17 +1,11 @@
 //! DescribeGroups (API key 15): describes the state and members of groups.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DescribeGroupsRequest>(),
-    Registered::of::<DescribeGroupsResponse>(),
-];
-
 /// DescribeGroups request: names the groups to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 15, kind = request, versions = "0-6", flexible = "5+",
         listeners = "broker")]
 pub struct DescribeGroupsRequest {
@@ -28,6 +22,7 @@ pub struct DescribeGroupsRequest {
 
 /// DescribeGroups response: each group's state, protocol and members.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 15, kind = response, versions = "0-6", flexible = "5+")]
 pub struct DescribeGroupsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -44,6 +39,7 @@ pub struct DescribeGroupsResponse {
 
 /// One described group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribedGroup {
     /// The describe error, or 0 if there was no error.
     #[kafka(versions = "0+")]
@@ -76,6 +72,7 @@ pub struct DescribedGroup {
 
 /// One member of a described group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribedGroupMember {
     /// The member id.
     #[kafka(versions = "0+")]

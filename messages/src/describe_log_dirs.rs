@@ -1,16 +1,10 @@
 //! DescribeLogDirs (API key 35): lists a broker's log directories and what they hold.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<DescribeLogDirsRequest>(),
-    Registered::of::<DescribeLogDirsResponse>(),
-];
 
 /// DescribeLogDirs request: the partitions to describe, or null for all.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 35, kind = request, versions = "1-5", flexible = "2+",
         listeners = "broker")]
 pub struct DescribeLogDirsRequest {
@@ -24,6 +18,7 @@ pub struct DescribeLogDirsRequest {
 
 /// A topic and the partitions of it to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribableLogDirTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName", map_key)]
@@ -38,6 +33,7 @@ pub struct DescribableLogDirTopic {
 
 /// DescribeLogDirs response: each log directory with its partitions and space.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 35, kind = response, versions = "1-5", flexible = "2+")]
 pub struct DescribeLogDirsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -57,6 +53,7 @@ pub struct DescribeLogDirsResponse {
 
 /// One log directory: its topics, space and state.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeLogDirsResult {
     /// The error code, or 0 if there was no error.
     #[kafka(versions = "0+")]
@@ -85,6 +82,7 @@ pub struct DescribeLogDirsResult {
 
 /// A topic in a log directory, with its partitions there.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeLogDirsTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -99,6 +97,7 @@ pub struct DescribeLogDirsTopic {
 
 /// A partition's log in a log directory: its size and lag.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct DescribeLogDirsPartition {
     /// The partition index.
     #[kafka(versions = "0+")]

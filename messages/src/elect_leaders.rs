@@ -1,16 +1,10 @@
 //! ElectLeaders (API key 43): triggers leader elections for partitions.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<ElectLeadersRequest>(),
-    Registered::of::<ElectLeadersResponse>(),
-];
 
 /// ElectLeaders request: the election type and the partitions to elect leaders for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 43, kind = request, versions = "0-2", flexible = "2+",
         listeners = "broker, controller")]
 pub struct ElectLeadersRequest {
@@ -32,6 +26,7 @@ pub struct ElectLeadersRequest {
 
 /// A topic and the partitions whose leaders should be elected.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct TopicPartitions {
     /// The name of a topic.
     #[kafka(versions = "0+", entity_type = "topicName", map_key)]
@@ -46,6 +41,7 @@ pub struct TopicPartitions {
 
 /// ElectLeaders response: the election result of each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 43, kind = response, versions = "0-2", flexible = "2+")]
 pub struct ElectLeadersResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -66,6 +62,7 @@ pub struct ElectLeadersResponse {
 
 /// The election results of one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ReplicaElectionResult {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -80,6 +77,7 @@ pub struct ReplicaElectionResult {
 
 /// The election result of one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct PartitionResult {
     /// The partition id.
     #[kafka(versions = "0+")]

@@ -1,16 +1,10 @@
 //! EndTxn (API key 26): commits or aborts a transaction.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<EndTxnRequest>(),
-    Registered::of::<EndTxnResponse>(),
-];
 
 /// EndTxn request: asks the transaction coordinator to commit or abort.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 26, kind = request, versions = "0-5", flexible = "3+",
         listeners = "broker")]
 pub struct EndTxnRequest {
@@ -33,6 +27,7 @@ pub struct EndTxnRequest {
 
 /// EndTxn response: the outcome, and from version 5 the producer ID and epoch to use next.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 26, kind = response, versions = "0-5", flexible = "3+")]
 pub struct EndTxnResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota

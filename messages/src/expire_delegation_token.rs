@@ -1,17 +1,11 @@
 //! ExpireDelegationToken (API key 40): changes when a delegation token expires.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::UnknownTaggedFields;
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<ExpireDelegationTokenRequest>(),
-    Registered::of::<ExpireDelegationTokenResponse>(),
-];
-
 /// ExpireDelegationToken request: asks to expire the token with the given HMAC.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 40, kind = request, versions = "1-2", flexible = "2+",
         listeners = "broker, controller")]
 pub struct ExpireDelegationTokenRequest {
@@ -28,6 +22,7 @@ pub struct ExpireDelegationTokenRequest {
 
 /// ExpireDelegationToken response: the token's new expiry time.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 40, kind = response, versions = "1-2", flexible = "2+")]
 pub struct ExpireDelegationTokenResponse {
     /// The error code, or 0 if there was no error.

@@ -1,16 +1,10 @@
 //! Fetch (API key 1): reads record batches from partitions, for consumers and followers.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<FetchRequest>(),
-    Registered::of::<FetchResponse>(),
-];
 
 /// Fetch request: the partitions and offsets to read from.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 1, kind = request, versions = "4-18", flexible = "12+",
         listeners = "broker, controller")]
 pub struct FetchRequest {
@@ -65,6 +59,7 @@ pub struct FetchRequest {
 
 /// The identity of a follower replica that fetches.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ReplicaState {
     /// The replica ID of the follower, or -1 if this request is from a consumer.
     #[kafka(versions = "15+", default = -1, entity_type = "brokerId")]
@@ -79,6 +74,7 @@ pub struct ReplicaState {
 
 /// One topic to fetch from.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct FetchTopic {
     /// The name of the topic to fetch.
     #[kafka(versions = "0-12", ignorable, entity_type = "topicName")]
@@ -96,6 +92,7 @@ pub struct FetchTopic {
 
 /// One partition to fetch from, and where to start.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct FetchPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -137,6 +134,7 @@ pub struct FetchPartition {
 
 /// The partitions of one topic to remove from an incremental fetch session.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ForgottenTopic {
     /// The topic name.
     #[kafka(versions = "7-12", ignorable, entity_type = "topicName")]
@@ -154,6 +152,7 @@ pub struct ForgottenTopic {
 
 /// Fetch response: the records read from each partition, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 1, kind = response, versions = "4-18", flexible = "12+")]
 pub struct FetchResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -180,6 +179,7 @@ pub struct FetchResponse {
 
 /// The fetch results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct FetchableTopicResponse {
     /// The topic name.
     #[kafka(versions = "0-12", ignorable, entity_type = "topicName")]
@@ -197,6 +197,7 @@ pub struct FetchableTopicResponse {
 
 /// The fetch result for one partition: its offsets, state and records.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct PartitionData {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -243,6 +244,7 @@ pub struct PartitionData {
 
 /// The largest epoch and its end offset, where the follower's log diverges.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct EpochEndOffset {
     /// The largest epoch.
     #[kafka(versions = "12+", default = -1)]
@@ -257,6 +259,7 @@ pub struct EpochEndOffset {
 
 /// The current leader of a partition and its epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct LeaderIdAndEpoch {
     /// The ID of the current leader or -1 if the leader is unknown.
     #[kafka(versions = "12+", default = -1, entity_type = "brokerId")]
@@ -271,6 +274,7 @@ pub struct LeaderIdAndEpoch {
 
 /// The end offset and epoch of the snapshot to fetch instead.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct SnapshotId {
     /// The end offset of the epoch.
     #[kafka(versions = "0+", default = -1)]
@@ -285,6 +289,7 @@ pub struct SnapshotId {
 
 /// A transaction aborted within the fetched range.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AbortedTransaction {
     /// The producer id associated with the aborted transaction.
     #[kafka(versions = "4+", entity_type = "producerId")]
@@ -299,6 +304,7 @@ pub struct AbortedTransaction {
 
 /// How to reach a broker named as a current leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.
     #[kafka(versions = "16+", map_key, entity_type = "brokerId")]

@@ -1,17 +1,11 @@
 //! FindCoordinator (API key 10): locates the coordinator of a group, transaction or share
 //! group.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<FindCoordinatorRequest>(),
-    Registered::of::<FindCoordinatorResponse>(),
-];
 
 /// FindCoordinator request: asks which broker coordinates the given keys.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 10, kind = request, versions = "0-6", flexible = "3+",
         listeners = "broker")]
 pub struct FindCoordinatorRequest {
@@ -31,6 +25,7 @@ pub struct FindCoordinatorRequest {
 
 /// FindCoordinator response: the coordinator of each key, or why it was not found.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 10, kind = response, versions = "0-6", flexible = "3+")]
 pub struct FindCoordinatorResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -62,6 +57,7 @@ pub struct FindCoordinatorResponse {
 
 /// The coordinator found for one key.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct Coordinator {
     /// The coordinator key.
     #[kafka(versions = "4+")]

@@ -71,20 +71,21 @@ fn api_key_of<M: Message>() -> Result<i16, FrameError> {
         .ok_or(FrameError::NoApiKey(M::SCHEMA.name))
 }
 
+/// Sizes the header and the body once each, then writes prefix, header and body.
 fn frame<H: Message, M: Message>(
     header: &H,
     header_version: i16,
     body: &M,
     version: i16,
 ) -> Result<Bytes, FrameError> {
-    let header_size = header.encoded_size(header_version)?;
-    let body_size = body.encoded_size(version)?;
-    let len = header_size + body_size;
+    let header = header.encoder(header_version)?;
+    let body = body.encoder(version)?;
+    let len = header.len() + body.len();
     let prefix = i32::try_from(len).map_err(|_| FrameError::TooLarge(len))?;
     let mut buf = BytesMut::with_capacity(4 + len);
     buf.put_i32(prefix);
-    header.encode_into(&mut buf, header_version)?;
-    body.encode_into(&mut buf, version)?;
+    header.write_into(&mut buf)?;
+    body.write_into(&mut buf)?;
     Ok(buf.freeze())
 }
 
@@ -95,13 +96,11 @@ fn frame<H: Message, M: Message>(
 /// use kafka_wire::KafkaString;
 /// use kafka_wire_messages::{frame, ApiVersionsRequest, RequestHeader};
 ///
-/// let header = RequestHeader {
-///     request_api_key: 18,
-///     request_api_version: 2,
-///     correlation_id: 1,
-///     client_id: Some(KafkaString::from_static("u03")),
-///     ..Default::default()
-/// };
+/// let header = RequestHeader::default()
+///     .with_request_api_key(18)
+///     .with_request_api_version(2)
+///     .with_correlation_id(1)
+///     .with_client_id(Some(KafkaString::from_static("u03")));
 /// let bytes = frame::encode_request(&header, &ApiVersionsRequest::default()).unwrap();
 /// assert_eq!(&bytes[..], b"\0\0\0\x0d\0\x12\0\x02\0\0\0\x01\0\x03u03");
 /// let (read_header, _body) = frame::decode_request::<ApiVersionsRequest>(&bytes).unwrap();

@@ -1,13 +1,6 @@
 //! Request and response headers.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<RequestHeader>(),
-    Registered::of::<ResponseHeader>(),
-];
 
 /// The header that starts every request.
 ///
@@ -15,17 +8,16 @@ pub(crate) const MESSAGES: &[Registered] = &[
 /// use kafka_wire::{KafkaString, Message};
 /// use kafka_wire_messages::RequestHeader;
 ///
-/// let header = RequestHeader {
-///     request_api_key: 18,
-///     request_api_version: 3,
-///     correlation_id: 2,
-///     client_id: Some(KafkaString::from_static("u03")),
-///     ..Default::default()
-/// };
+/// let header = RequestHeader::default()
+///     .with_request_api_key(18)
+///     .with_request_api_version(3)
+///     .with_correlation_id(2)
+///     .with_client_id(Some(KafkaString::from_static("u03")));
 /// // Version 2 is flexible, yet ClientId keeps its int16 length.
 /// assert_eq!(&header.encode(2).unwrap()[..], b"\0\x12\0\x03\0\0\0\x02\0\x03u03\0");
 /// ```
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(kind = header, versions = "1-2", flexible = "2+")]
 pub struct RequestHeader {
     /// The API key of this request.
@@ -51,11 +43,12 @@ pub struct RequestHeader {
 /// use kafka_wire::Message;
 /// use kafka_wire_messages::ResponseHeader;
 ///
-/// let header = ResponseHeader { correlation_id: 7, ..Default::default() };
+/// let header = ResponseHeader::default().with_correlation_id(7);
 /// assert_eq!(&header.encode(0).unwrap()[..], [0, 0, 0, 7]);
 /// assert_eq!(&header.encode(1).unwrap()[..], [0, 0, 0, 7, 0]);
 /// ```
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(kind = header, versions = "0-1", flexible = "1+")]
 pub struct ResponseHeader {
     /// The correlation ID of this response.

@@ -1,16 +1,10 @@
 //! Heartbeat (API key 12): a consumer group member tells the coordinator it is alive.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<HeartbeatRequest>(),
-    Registered::of::<HeartbeatResponse>(),
-];
 
 /// Heartbeat request: the member and generation that are still alive.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 12, kind = request, versions = "0-4", flexible = "4+",
         listeners = "broker")]
 pub struct HeartbeatRequest {
@@ -33,6 +27,7 @@ pub struct HeartbeatRequest {
 
 /// Heartbeat response: whether the member is still in good standing.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 12, kind = response, versions = "0-4", flexible = "4+")]
 pub struct HeartbeatResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota

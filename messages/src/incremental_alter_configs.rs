@@ -1,17 +1,11 @@
 //! IncrementalAlterConfigs (API key 44): sets, deletes, appends to or subtracts from
 //! individual configuration keys of resources.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<IncrementalAlterConfigsRequest>(),
-    Registered::of::<IncrementalAlterConfigsResponse>(),
-];
 
 /// IncrementalAlterConfigs request: the configuration operations for each resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 44, kind = request, versions = "0-1", flexible = "1+",
         listeners = "broker, controller")]
 pub struct IncrementalAlterConfigsRequest {
@@ -28,6 +22,7 @@ pub struct IncrementalAlterConfigsRequest {
 
 /// A resource and the configuration operations to apply to it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterConfigsResource {
     /// The resource type.
     #[kafka(versions = "0+", map_key)]
@@ -45,6 +40,7 @@ pub struct AlterConfigsResource {
 
 /// One operation on a configuration key.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterableConfig {
     /// The configuration key name.
     #[kafka(versions = "0+", map_key)]
@@ -62,6 +58,7 @@ pub struct AlterableConfig {
 
 /// IncrementalAlterConfigs response: the outcome for each resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 44, kind = response, versions = "0-1", flexible = "1+")]
 pub struct IncrementalAlterConfigsResponse {
     /// Duration in milliseconds for which the request was throttled due to a quota
@@ -78,6 +75,7 @@ pub struct IncrementalAlterConfigsResponse {
 
 /// The outcome of altering one resource's configuration.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct AlterConfigsResourceResponse {
     /// The resource error code.
     #[kafka(versions = "0+")]

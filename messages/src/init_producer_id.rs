@@ -1,17 +1,11 @@
 //! InitProducerId (API key 22): obtains a producer ID and epoch for idempotent or
 //! transactional producing.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<InitProducerIdRequest>(),
-    Registered::of::<InitProducerIdResponse>(),
-];
 
 /// InitProducerId request: asks for a producer ID and epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 22, kind = request, versions = "0-6", flexible = "2+",
         listeners = "broker", latest_version_unstable)]
 pub struct InitProducerIdRequest {
@@ -45,6 +39,7 @@ pub struct InitProducerIdRequest {
 
 /// InitProducerId response: the producer ID and epoch granted.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 22, kind = response, versions = "0-6", flexible = "2+")]
 pub struct InitProducerIdResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota

@@ -1,17 +1,11 @@
 //! JoinGroup (API key 11): joins a member to a group, starting or entering a rebalance.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<JoinGroupRequest>(),
-    Registered::of::<JoinGroupResponse>(),
-];
-
 /// JoinGroup request: a member asks to join a group with the protocols it supports.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 11, kind = request, versions = "0-9", flexible = "6+",
         listeners = "broker")]
 pub struct JoinGroupRequest {
@@ -49,6 +43,7 @@ pub struct JoinGroupRequest {
 
 /// A protocol the joining member supports, with its metadata.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct JoinGroupRequestProtocol {
     /// The protocol name.
     #[kafka(versions = "0+", map_key)]
@@ -64,6 +59,7 @@ pub struct JoinGroupRequestProtocol {
 /// JoinGroup response: the generation, chosen protocol, leader and (for the leader)
 /// the members.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 11, kind = response, versions = "0-9", flexible = "6+")]
 pub struct JoinGroupResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -101,6 +97,7 @@ pub struct JoinGroupResponse {
 
 /// A group member, as told to the group leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct JoinGroupResponseMember {
     /// The group member ID.
     #[kafka(versions = "0+")]

@@ -1,16 +1,10 @@
 //! LeaveGroup (API key 13): removes members from a group.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<LeaveGroupRequest>(),
-    Registered::of::<LeaveGroupResponse>(),
-];
 
 /// LeaveGroup request: one or more members leave a group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 13, kind = request, versions = "0-5", flexible = "4+",
         listeners = "broker")]
 pub struct LeaveGroupRequest {
@@ -30,6 +24,7 @@ pub struct LeaveGroupRequest {
 
 /// A member leaving the group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct MemberIdentity {
     /// The member ID to remove from the group.
     #[kafka(versions = "3+")]
@@ -47,6 +42,7 @@ pub struct MemberIdentity {
 
 /// LeaveGroup response: the outcome for the group and for each leaving member.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 13, kind = response, versions = "0-5", flexible = "4+")]
 pub struct LeaveGroupResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -66,6 +62,7 @@ pub struct LeaveGroupResponse {
 
 /// The outcome for one leaving member.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct MemberResponse {
     /// The member ID to remove from the group.
     #[kafka(versions = "3+")]

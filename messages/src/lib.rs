@@ -2,14 +2,25 @@
 //!
 //! Each API lives in its own module (named after the API) with its request, response
 //! and nested structs; the requests and responses are also re-exported here, and
-//! [`registry`] lists every message by name.
+//! [`registry`] lists every message once.
+//!
+//! Kafka adds fields to its messages in every release, so the structs are
+//! `#[non_exhaustive]`: build them from `Default` (the schema defaults) with the
+//! `with_<field>` setters, and code that builds them keeps compiling when fields
+//! are added.
 //!
 //! ```
-//! use kafka_wire::Message;
-//! use kafka_wire_messages::ApiVersionsRequest;
+//! use kafka_wire::{KafkaString, Message};
+//! use kafka_wire_messages::metadata::MetadataRequestTopic;
+//! use kafka_wire_messages::MetadataRequest;
 //!
-//! assert_eq!(ApiVersionsRequest::SCHEMA.api_key, Some(18));
-//! assert_eq!(ApiVersionsRequest::SCHEMA.max_version(), 5);
+//! assert_eq!(MetadataRequest::SCHEMA.api_key, Some(3));
+//! let topic = MetadataRequestTopic::default().with_name(Some(KafkaString::from_static("orders")));
+//! let request = MetadataRequest::default()
+//!     .with_topics(Some(vec![topic]))
+//!     .with_allow_auto_topic_creation(false);
+//! let bytes = request.encode(12).unwrap();
+//! assert_eq!(MetadataRequest::decode(&bytes, 12).unwrap(), request);
 //! ```
 #![forbid(unsafe_code)]
 

@@ -1,16 +1,10 @@
 //! ListGroups (API key 16): lists the groups a broker coordinates.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<ListGroupsRequest>(),
-    Registered::of::<ListGroupsResponse>(),
-];
 
 /// ListGroups request: asks for the groups, optionally filtered by state and type.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 16, kind = request, versions = "0-5", flexible = "3+",
         listeners = "broker")]
 pub struct ListGroupsRequest {
@@ -29,6 +23,7 @@ pub struct ListGroupsRequest {
 
 /// ListGroups response: the groups the broker coordinates.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 16, kind = response, versions = "0-5", flexible = "3+")]
 pub struct ListGroupsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -48,6 +43,7 @@ pub struct ListGroupsResponse {
 
 /// One listed group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ListedGroup {
     /// The group ID.
     #[kafka(versions = "0+", entity_type = "groupId")]

@@ -1,16 +1,10 @@
 //! ListOffsets (API key 2): finds partition offsets by timestamp (earliest, latest, …).
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<ListOffsetsRequest>(),
-    Registered::of::<ListOffsetsResponse>(),
-];
 
 /// ListOffsets request: the partitions and timestamps to look offsets up for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 2, kind = request, versions = "1-11", flexible = "6+",
         listeners = "broker")]
 pub struct ListOffsetsRequest {
@@ -41,6 +35,7 @@ pub struct ListOffsetsRequest {
 
 /// One topic to look offsets up in.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ListOffsetsTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -55,6 +50,7 @@ pub struct ListOffsetsTopic {
 
 /// One partition and the timestamp to look its offset up for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ListOffsetsPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -72,6 +68,7 @@ pub struct ListOffsetsPartition {
 
 /// ListOffsets response: the offset found for each partition, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 2, kind = response, versions = "1-11", flexible = "6+")]
 pub struct ListOffsetsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -88,6 +85,7 @@ pub struct ListOffsetsResponse {
 
 /// The offsets found in one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ListOffsetsTopicResponse {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -102,6 +100,7 @@ pub struct ListOffsetsTopicResponse {
 
 /// The offset found in one partition, with its timestamp and leader epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ListOffsetsPartitionResponse {
     /// The partition index.
     #[kafka(versions = "0+")]

@@ -1,17 +1,11 @@
 //! ListPartitionReassignments (API key 46): lists ongoing partition reassignments.
 
-use crate::registry::Registered;
 use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<ListPartitionReassignmentsRequest>(),
-    Registered::of::<ListPartitionReassignmentsResponse>(),
-];
-
 /// ListPartitionReassignments request: the partitions to list reassignments for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 46, kind = request, versions = "0", flexible = "0+",
         listeners = "broker, controller")]
 pub struct ListPartitionReassignmentsRequest {
@@ -28,6 +22,7 @@ pub struct ListPartitionReassignmentsRequest {
 
 /// A topic and the partitions to list reassignments for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct ListPartitionReassignmentsTopics {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -42,6 +37,7 @@ pub struct ListPartitionReassignmentsTopics {
 
 /// ListPartitionReassignments response: the ongoing reassignments.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 46, kind = response, versions = "0", flexible = "0+")]
 pub struct ListPartitionReassignmentsResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -64,6 +60,7 @@ pub struct ListPartitionReassignmentsResponse {
 
 /// The ongoing reassignments of one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OngoingTopicReassignment {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -78,6 +75,7 @@ pub struct OngoingTopicReassignment {
 
 /// The ongoing reassignment of one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OngoingPartitionReassignment {
     /// The index of the partition.
     #[kafka(versions = "0+")]

@@ -1,17 +1,11 @@
 //! Metadata (API key 3): the cluster's brokers, topics, partitions and their leaders.
 
-use crate::registry::Registered;
 use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<MetadataRequest>(),
-    Registered::of::<MetadataResponse>(),
-];
-
 /// Metadata request: the topics to describe (null for all of them).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 3, kind = request, versions = "0-13", flexible = "9+",
         listeners = "broker")]
 pub struct MetadataRequest {
@@ -35,6 +29,7 @@ pub struct MetadataRequest {
 
 /// One topic to describe, by ID or by name.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct MetadataRequestTopic {
     /// The topic id.
     #[kafka(versions = "10+", ignorable)]
@@ -49,6 +44,7 @@ pub struct MetadataRequestTopic {
 
 /// Metadata response: the brokers, the controller and the requested topics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 3, kind = response, versions = "0-13", flexible = "9+")]
 pub struct MetadataResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -80,6 +76,7 @@ pub struct MetadataResponse {
 
 /// A broker of the cluster and how to reach it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct MetadataResponseBroker {
     /// The broker ID.
     #[kafka(versions = "0+", map_key, entity_type = "brokerId")]
@@ -100,6 +97,7 @@ pub struct MetadataResponseBroker {
 
 /// The metadata of one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct MetadataResponseTopic {
     /// The topic error, or 0 if there was no error.
     #[kafka(versions = "0+")]
@@ -128,6 +126,7 @@ pub struct MetadataResponseTopic {
 
 /// The metadata of one partition: its leader and replicas.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct MetadataResponsePartition {
     /// The partition error, or 0 if there was no error.
     #[kafka(versions = "0+")]

@@ -1,16 +1,10 @@
 //! OffsetCommit (API key 8): commits consumed offsets for a consumer group.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<OffsetCommitRequest>(),
-    Registered::of::<OffsetCommitResponse>(),
-];
 
 /// OffsetCommit request: commits offsets of topic partitions for a group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 8, kind = request, versions = "2-10", flexible = "8+",
         listeners = "broker")]
 pub struct OffsetCommitRequest {
@@ -40,6 +34,7 @@ pub struct OffsetCommitRequest {
 
 /// A topic whose partition offsets are committed.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetCommitRequestTopic {
     /// The topic name.
     #[kafka(versions = "0-9", ignorable, entity_type = "topicName")]
@@ -57,6 +52,7 @@ pub struct OffsetCommitRequestTopic {
 
 /// One partition's offset to commit.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetCommitRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -77,6 +73,7 @@ pub struct OffsetCommitRequestPartition {
 
 /// OffsetCommit response: the outcome of the commit, per topic partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 8, kind = response, versions = "2-10", flexible = "8+")]
 pub struct OffsetCommitResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -93,6 +90,7 @@ pub struct OffsetCommitResponse {
 
 /// The commit outcome for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetCommitResponseTopic {
     /// The topic name.
     #[kafka(versions = "0-9", ignorable, entity_type = "topicName")]
@@ -110,6 +108,7 @@ pub struct OffsetCommitResponseTopic {
 
 /// The commit outcome for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetCommitResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]

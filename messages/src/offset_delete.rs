@@ -1,16 +1,10 @@
 //! OffsetDelete (API key 47): deletes committed offsets of a consumer group.
 
-use crate::registry::Registered;
 use kafka_wire::KafkaString;
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<OffsetDeleteRequest>(),
-    Registered::of::<OffsetDeleteResponse>(),
-];
 
 /// OffsetDelete request: the group and the partitions whose offsets to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 47, kind = request, versions = "0", listeners = "broker")]
 pub struct OffsetDeleteRequest {
     /// The unique group identifier.
@@ -23,6 +17,7 @@ pub struct OffsetDeleteRequest {
 
 /// A topic whose offsets to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetDeleteRequestTopic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -34,6 +29,7 @@ pub struct OffsetDeleteRequestTopic {
 
 /// A partition whose offset to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetDeleteRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -42,6 +38,7 @@ pub struct OffsetDeleteRequestPartition {
 
 /// OffsetDelete response: the outcome for each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 47, kind = response, versions = "0")]
 pub struct OffsetDeleteResponse {
     /// The top-level error code, or 0 if there was no error.
@@ -58,6 +55,7 @@ pub struct OffsetDeleteResponse {
 
 /// The outcome for one topic's partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetDeleteResponseTopic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -69,6 +67,7 @@ pub struct OffsetDeleteResponseTopic {
 
 /// The outcome for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetDeleteResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+", map_key)]

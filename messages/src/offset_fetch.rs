@@ -1,16 +1,10 @@
 //! OffsetFetch (API key 9): reads the committed offsets of consumer groups.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<OffsetFetchRequest>(),
-    Registered::of::<OffsetFetchResponse>(),
-];
 
 /// OffsetFetch request: asks for the committed offsets of one or more groups.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 9, kind = request, versions = "1-10", flexible = "6+",
         listeners = "broker")]
 pub struct OffsetFetchRequest {
@@ -35,6 +29,7 @@ pub struct OffsetFetchRequest {
 
 /// A topic whose offsets are wanted (versions before groups were batched).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchRequestTopic {
     /// The topic name.
     #[kafka(versions = "0-7", entity_type = "topicName")]
@@ -49,6 +44,7 @@ pub struct OffsetFetchRequestTopic {
 
 /// A group whose offsets are wanted.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchRequestGroup {
     /// The group ID.
     #[kafka(versions = "8+", entity_type = "groupId")]
@@ -70,6 +66,7 @@ pub struct OffsetFetchRequestGroup {
 
 /// A topic whose offsets are wanted, within a group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchRequestTopics {
     /// The topic name.
     #[kafka(versions = "8-9", ignorable, entity_type = "topicName")]
@@ -87,6 +84,7 @@ pub struct OffsetFetchRequestTopics {
 
 /// OffsetFetch response: the committed offsets, per group, topic and partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 9, kind = response, versions = "1-10", flexible = "6+")]
 pub struct OffsetFetchResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -109,6 +107,7 @@ pub struct OffsetFetchResponse {
 
 /// The committed offsets of one topic (versions before groups were batched).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchResponseTopic {
     /// The topic name.
     #[kafka(versions = "0-7", entity_type = "topicName")]
@@ -123,6 +122,7 @@ pub struct OffsetFetchResponseTopic {
 
 /// The committed offset of one partition (versions before groups were batched).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchResponsePartition {
     /// The partition index.
     #[kafka(versions = "0-7")]
@@ -146,6 +146,7 @@ pub struct OffsetFetchResponsePartition {
 
 /// The committed offsets of one group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchResponseGroup {
     /// The group ID.
     #[kafka(versions = "8+", entity_type = "groupId")]
@@ -163,6 +164,7 @@ pub struct OffsetFetchResponseGroup {
 
 /// The committed offsets of one topic, within a group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchResponseTopics {
     /// The topic name.
     #[kafka(versions = "8-9", ignorable, entity_type = "topicName")]
@@ -180,6 +182,7 @@ pub struct OffsetFetchResponseTopics {
 
 /// The committed offset of one partition, within a group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetFetchResponsePartitions {
     /// The partition index.
     #[kafka(versions = "8+")]

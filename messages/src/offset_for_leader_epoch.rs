@@ -1,17 +1,11 @@
 //! OffsetForLeaderEpoch (API key 23): finds the end offset of a leader epoch, for
 //! log truncation after a leader change.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<OffsetForLeaderEpochRequest>(),
-    Registered::of::<OffsetForLeaderEpochResponse>(),
-];
 
 /// OffsetForLeaderEpoch request: asks for the end offset of leader epochs.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 23, kind = request, versions = "2-4", flexible = "4+",
         listeners = "broker")]
 pub struct OffsetForLeaderEpochRequest {
@@ -28,6 +22,7 @@ pub struct OffsetForLeaderEpochRequest {
 
 /// A topic to look up leader epoch end offsets in.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetForLeaderTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName", map_key)]
@@ -42,6 +37,7 @@ pub struct OffsetForLeaderTopic {
 
 /// A partition and the leader epoch to look up in it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetForLeaderPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -62,6 +58,7 @@ pub struct OffsetForLeaderPartition {
 
 /// OffsetForLeaderEpoch response: the end offset of each requested epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 23, kind = response, versions = "2-4", flexible = "4+")]
 pub struct OffsetForLeaderEpochResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -78,6 +75,7 @@ pub struct OffsetForLeaderEpochResponse {
 
 /// The epoch end offsets found in one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct OffsetForLeaderTopicResult {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName", map_key)]
@@ -92,6 +90,7 @@ pub struct OffsetForLeaderTopicResult {
 
 /// The end offset of a leader epoch in one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct EpochEndOffset {
     /// The error code 0, or if there was no error.
     #[kafka(versions = "0+")]

@@ -1,16 +1,10 @@
 //! Produce (API key 0): writes record batches to the leaders of topic partitions.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<ProduceRequest>(),
-    Registered::of::<ProduceResponse>(),
-];
 
 /// Produce request: record batches to append to partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 0, kind = request, versions = "3-13", flexible = "9+",
         listeners = "broker")]
 pub struct ProduceRequest {
@@ -35,6 +29,7 @@ pub struct ProduceRequest {
 
 /// The record batches for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct TopicProduceData {
     /// The topic name.
     #[kafka(versions = "0-12", ignorable, map_key, entity_type = "topicName")]
@@ -52,6 +47,7 @@ pub struct TopicProduceData {
 
 /// The record batches for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct PartitionProduceData {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -66,6 +62,7 @@ pub struct PartitionProduceData {
 
 /// Produce response: where each partition's records were appended, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 0, kind = response, versions = "3-13", flexible = "9+")]
 pub struct ProduceResponse {
     /// Each produce response.
@@ -86,6 +83,7 @@ pub struct ProduceResponse {
 
 /// The produce results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct TopicProduceResponse {
     /// The topic name.
     #[kafka(versions = "0-12", ignorable, map_key, entity_type = "topicName")]
@@ -103,6 +101,7 @@ pub struct TopicProduceResponse {
 
 /// The produce result for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct PartitionProduceResponse {
     /// The partition index.
     #[kafka(versions = "0+")]
@@ -138,6 +137,7 @@ pub struct PartitionProduceResponse {
 
 /// A record in the batch that caused the whole batch to be dropped.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct BatchIndexAndErrorMessage {
     /// The batch index of the record that caused the batch to be dropped.
     #[kafka(versions = "8+")]
@@ -152,6 +152,7 @@ pub struct BatchIndexAndErrorMessage {
 
 /// The current leader of a partition and its epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct LeaderIdAndEpoch {
     /// The ID of the current leader or -1 if the leader is unknown.
     #[kafka(versions = "10+", default = -1, entity_type = "brokerId")]
@@ -166,6 +167,7 @@ pub struct LeaderIdAndEpoch {
 
 /// How to reach a broker named as a current leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.
     #[kafka(versions = "10+", map_key, entity_type = "brokerId")]

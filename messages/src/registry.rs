@@ -1,9 +1,10 @@
-//! Every message this crate defines, reachable at run time by name, and the API
-//! keys Kafka retired.
+//! Every message this crate defines, listed once, for code that is generic over
+//! messages: visit them all, or find one's schema by name.
 
-use bytes::Bytes;
+use std::fmt::Debug;
+
 use kafka_wire::schema::MessageSchema;
-use kafka_wire::{DecodeError, EncodeError, Message};
+use kafka_wire::Message;
 
 /// API keys whose messages Kafka removed (`"validVersions": "none"`), with the API's
 /// name. They have no structs.
@@ -14,110 +15,152 @@ pub const RETIRED_API_KEYS: &[(i16, &str)] = &[
     (7, "ControlledShutdown"),
 ];
 
-/// Why a byte round trip failed.
-#[derive(Debug, thiserror::Error)]
-pub enum RecodeError {
-    /// The input did not decode.
-    #[error("decode: {0}")]
-    Decode(#[from] DecodeError),
-    /// The decoded value did not encode again.
-    #[error("encode: {0}")]
-    Encode(#[from] EncodeError),
-}
-
-/// One message type, known at run time by its schema.
-#[derive(Debug, Clone, Copy)]
-pub struct Registered {
-    /// The message's schema.
-    pub schema: &'static MessageSchema,
-    /// Decodes a body at a version and encodes the result again at that version.
-    pub recode: fn(&Bytes, i16) -> Result<Bytes, RecodeError>,
-    /// Encodes the message's `Default` value (its schema defaults) at a version.
-    pub encode_default: fn(i16) -> Result<Bytes, EncodeError>,
-}
-
-impl Registered {
-    /// The entry for message type `M`.
-    pub const fn of<M: Message>() -> Self {
-        Registered {
-            schema: &M::SCHEMA,
-            recode: recode::<M>,
-            encode_default: encode_default::<M>,
-        }
-    }
-}
-
-fn encode_default<M: Message>(version: i16) -> Result<Bytes, EncodeError> {
-    M::default().encode(version)
-}
-
-fn recode<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, RecodeError> {
-    Ok(M::decode(input, version)?.encode(version)?)
-}
-
-/// Every message defined here: headers, requests and responses.
+/// Code to run once for each message type, knowing the type: to decode or encode
+/// any message, build a table of functions, or collect schemas.
 ///
 /// ```
-/// let all = kafka_wire_messages::registry::messages();
-/// assert!(all.iter().any(|m| m.schema.name == "ApiVersionsResponse"));
+/// use kafka_wire::Message;
+/// use kafka_wire_messages::registry::{self, MessageVisitor};
+///
+/// /// Counts the messages that have a version 0.
+/// struct SinceVersionZero(usize);
+///
+/// impl MessageVisitor for SinceVersionZero {
+///     fn visit<M: Message + Clone + PartialEq + std::fmt::Debug>(&mut self) {
+///         if M::SCHEMA.valid_versions.contains(0) {
+///             self.0 += 1;
+///         }
+///     }
+/// }
+///
+/// let mut count = SinceVersionZero(0);
+/// registry::visit_all(&mut count);
+/// assert!(count.0 > 50);
 /// ```
-pub fn messages() -> Vec<Registered> {
-    let groups: &[&[Registered]] = &[
-        crate::header::MESSAGES,
-        crate::produce::MESSAGES,
-        crate::fetch::MESSAGES,
-        crate::list_offsets::MESSAGES,
-        crate::metadata::MESSAGES,
-        crate::offset_commit::MESSAGES,
-        crate::offset_fetch::MESSAGES,
-        crate::find_coordinator::MESSAGES,
-        crate::join_group::MESSAGES,
-        crate::heartbeat::MESSAGES,
-        crate::leave_group::MESSAGES,
-        crate::sync_group::MESSAGES,
-        crate::describe_groups::MESSAGES,
-        crate::list_groups::MESSAGES,
-        crate::sasl_handshake::MESSAGES,
-        crate::api_versions::MESSAGES,
-        crate::create_topics::MESSAGES,
-        crate::delete_topics::MESSAGES,
-        crate::delete_records::MESSAGES,
-        crate::init_producer_id::MESSAGES,
-        crate::offset_for_leader_epoch::MESSAGES,
-        crate::add_partitions_to_txn::MESSAGES,
-        crate::add_offsets_to_txn::MESSAGES,
-        crate::end_txn::MESSAGES,
-        crate::write_txn_markers::MESSAGES,
-        crate::txn_offset_commit::MESSAGES,
-        crate::describe_acls::MESSAGES,
-        crate::create_acls::MESSAGES,
-        crate::delete_acls::MESSAGES,
-        crate::describe_configs::MESSAGES,
-        crate::alter_configs::MESSAGES,
-        crate::alter_replica_log_dirs::MESSAGES,
-        crate::describe_log_dirs::MESSAGES,
-        crate::sasl_authenticate::MESSAGES,
-        crate::create_partitions::MESSAGES,
-        crate::create_delegation_token::MESSAGES,
-        crate::renew_delegation_token::MESSAGES,
-        crate::expire_delegation_token::MESSAGES,
-        crate::describe_delegation_token::MESSAGES,
-        crate::delete_groups::MESSAGES,
-        crate::elect_leaders::MESSAGES,
-        crate::incremental_alter_configs::MESSAGES,
-        crate::alter_partition_reassignments::MESSAGES,
-        crate::list_partition_reassignments::MESSAGES,
-        crate::offset_delete::MESSAGES,
-        crate::describe_client_quotas::MESSAGES,
-        crate::alter_client_quotas::MESSAGES,
-    ];
-    groups
-        .iter()
-        .flat_map(|group| group.iter().copied())
-        .collect()
+pub trait MessageVisitor {
+    /// Called once for message type `M`.
+    fn visit<M: Message + Clone + PartialEq + Debug>(&mut self);
 }
 
-/// The message called `name` (e.g. `FetchResponse`), if this crate defines it.
-pub fn by_name(name: &str) -> Option<Registered> {
-    messages().into_iter().find(|m| m.schema.name == name)
+/// Calls `visitor` once for every message defined here: headers, requests and
+/// responses, in API key order.
+pub fn visit_all(visitor: &mut impl MessageVisitor) {
+    visitor.visit::<crate::header::RequestHeader>();
+    visitor.visit::<crate::header::ResponseHeader>();
+    visitor.visit::<crate::produce::ProduceRequest>();
+    visitor.visit::<crate::produce::ProduceResponse>();
+    visitor.visit::<crate::fetch::FetchRequest>();
+    visitor.visit::<crate::fetch::FetchResponse>();
+    visitor.visit::<crate::list_offsets::ListOffsetsRequest>();
+    visitor.visit::<crate::list_offsets::ListOffsetsResponse>();
+    visitor.visit::<crate::metadata::MetadataRequest>();
+    visitor.visit::<crate::metadata::MetadataResponse>();
+    visitor.visit::<crate::offset_commit::OffsetCommitRequest>();
+    visitor.visit::<crate::offset_commit::OffsetCommitResponse>();
+    visitor.visit::<crate::offset_fetch::OffsetFetchRequest>();
+    visitor.visit::<crate::offset_fetch::OffsetFetchResponse>();
+    visitor.visit::<crate::find_coordinator::FindCoordinatorRequest>();
+    visitor.visit::<crate::find_coordinator::FindCoordinatorResponse>();
+    visitor.visit::<crate::join_group::JoinGroupRequest>();
+    visitor.visit::<crate::join_group::JoinGroupResponse>();
+    visitor.visit::<crate::heartbeat::HeartbeatRequest>();
+    visitor.visit::<crate::heartbeat::HeartbeatResponse>();
+    visitor.visit::<crate::leave_group::LeaveGroupRequest>();
+    visitor.visit::<crate::leave_group::LeaveGroupResponse>();
+    visitor.visit::<crate::sync_group::SyncGroupRequest>();
+    visitor.visit::<crate::sync_group::SyncGroupResponse>();
+    visitor.visit::<crate::describe_groups::DescribeGroupsRequest>();
+    visitor.visit::<crate::describe_groups::DescribeGroupsResponse>();
+    visitor.visit::<crate::list_groups::ListGroupsRequest>();
+    visitor.visit::<crate::list_groups::ListGroupsResponse>();
+    visitor.visit::<crate::sasl_handshake::SaslHandshakeRequest>();
+    visitor.visit::<crate::sasl_handshake::SaslHandshakeResponse>();
+    visitor.visit::<crate::api_versions::ApiVersionsRequest>();
+    visitor.visit::<crate::api_versions::ApiVersionsResponse>();
+    visitor.visit::<crate::create_topics::CreateTopicsRequest>();
+    visitor.visit::<crate::create_topics::CreateTopicsResponse>();
+    visitor.visit::<crate::delete_topics::DeleteTopicsRequest>();
+    visitor.visit::<crate::delete_topics::DeleteTopicsResponse>();
+    visitor.visit::<crate::delete_records::DeleteRecordsRequest>();
+    visitor.visit::<crate::delete_records::DeleteRecordsResponse>();
+    visitor.visit::<crate::init_producer_id::InitProducerIdRequest>();
+    visitor.visit::<crate::init_producer_id::InitProducerIdResponse>();
+    visitor.visit::<crate::offset_for_leader_epoch::OffsetForLeaderEpochRequest>();
+    visitor.visit::<crate::offset_for_leader_epoch::OffsetForLeaderEpochResponse>();
+    visitor.visit::<crate::add_partitions_to_txn::AddPartitionsToTxnRequest>();
+    visitor.visit::<crate::add_partitions_to_txn::AddPartitionsToTxnResponse>();
+    visitor.visit::<crate::add_offsets_to_txn::AddOffsetsToTxnRequest>();
+    visitor.visit::<crate::add_offsets_to_txn::AddOffsetsToTxnResponse>();
+    visitor.visit::<crate::end_txn::EndTxnRequest>();
+    visitor.visit::<crate::end_txn::EndTxnResponse>();
+    visitor.visit::<crate::write_txn_markers::WriteTxnMarkersRequest>();
+    visitor.visit::<crate::write_txn_markers::WriteTxnMarkersResponse>();
+    visitor.visit::<crate::txn_offset_commit::TxnOffsetCommitRequest>();
+    visitor.visit::<crate::txn_offset_commit::TxnOffsetCommitResponse>();
+    visitor.visit::<crate::describe_acls::DescribeAclsRequest>();
+    visitor.visit::<crate::describe_acls::DescribeAclsResponse>();
+    visitor.visit::<crate::create_acls::CreateAclsRequest>();
+    visitor.visit::<crate::create_acls::CreateAclsResponse>();
+    visitor.visit::<crate::delete_acls::DeleteAclsRequest>();
+    visitor.visit::<crate::delete_acls::DeleteAclsResponse>();
+    visitor.visit::<crate::describe_configs::DescribeConfigsRequest>();
+    visitor.visit::<crate::describe_configs::DescribeConfigsResponse>();
+    visitor.visit::<crate::alter_configs::AlterConfigsRequest>();
+    visitor.visit::<crate::alter_configs::AlterConfigsResponse>();
+    visitor.visit::<crate::alter_replica_log_dirs::AlterReplicaLogDirsRequest>();
+    visitor.visit::<crate::alter_replica_log_dirs::AlterReplicaLogDirsResponse>();
+    visitor.visit::<crate::describe_log_dirs::DescribeLogDirsRequest>();
+    visitor.visit::<crate::describe_log_dirs::DescribeLogDirsResponse>();
+    visitor.visit::<crate::sasl_authenticate::SaslAuthenticateRequest>();
+    visitor.visit::<crate::sasl_authenticate::SaslAuthenticateResponse>();
+    visitor.visit::<crate::create_partitions::CreatePartitionsRequest>();
+    visitor.visit::<crate::create_partitions::CreatePartitionsResponse>();
+    visitor.visit::<crate::create_delegation_token::CreateDelegationTokenRequest>();
+    visitor.visit::<crate::create_delegation_token::CreateDelegationTokenResponse>();
+    visitor.visit::<crate::renew_delegation_token::RenewDelegationTokenRequest>();
+    visitor.visit::<crate::renew_delegation_token::RenewDelegationTokenResponse>();
+    visitor.visit::<crate::expire_delegation_token::ExpireDelegationTokenRequest>();
+    visitor.visit::<crate::expire_delegation_token::ExpireDelegationTokenResponse>();
+    visitor.visit::<crate::describe_delegation_token::DescribeDelegationTokenRequest>();
+    visitor.visit::<crate::describe_delegation_token::DescribeDelegationTokenResponse>();
+    visitor.visit::<crate::delete_groups::DeleteGroupsRequest>();
+    visitor.visit::<crate::delete_groups::DeleteGroupsResponse>();
+    visitor.visit::<crate::elect_leaders::ElectLeadersRequest>();
+    visitor.visit::<crate::elect_leaders::ElectLeadersResponse>();
+    visitor.visit::<crate::incremental_alter_configs::IncrementalAlterConfigsRequest>();
+    visitor.visit::<crate::incremental_alter_configs::IncrementalAlterConfigsResponse>();
+    visitor.visit::<crate::alter_partition_reassignments::AlterPartitionReassignmentsRequest>();
+    visitor.visit::<crate::alter_partition_reassignments::AlterPartitionReassignmentsResponse>();
+    visitor.visit::<crate::list_partition_reassignments::ListPartitionReassignmentsRequest>();
+    visitor.visit::<crate::list_partition_reassignments::ListPartitionReassignmentsResponse>();
+    visitor.visit::<crate::offset_delete::OffsetDeleteRequest>();
+    visitor.visit::<crate::offset_delete::OffsetDeleteResponse>();
+    visitor.visit::<crate::describe_client_quotas::DescribeClientQuotasRequest>();
+    visitor.visit::<crate::describe_client_quotas::DescribeClientQuotasResponse>();
+    visitor.visit::<crate::alter_client_quotas::AlterClientQuotasRequest>();
+    visitor.visit::<crate::alter_client_quotas::AlterClientQuotasResponse>();
+}
+
+/// The schema of every message defined here, in [`visit_all`]'s order.
+///
+/// ```
+/// let all = kafka_wire_messages::registry::schemas();
+/// assert!(all.iter().any(|schema| schema.name == "ApiVersionsResponse"));
+/// ```
+pub fn schemas() -> Vec<&'static MessageSchema> {
+    struct Schemas(Vec<&'static MessageSchema>);
+    impl MessageVisitor for Schemas {
+        fn visit<M: Message + Clone + PartialEq + Debug>(&mut self) {
+            self.0.push(&M::SCHEMA);
+        }
+    }
+    let mut schemas = Schemas(Vec::new());
+    visit_all(&mut schemas);
+    schemas.0
+}
+
+/// The schema of the message called `name` (e.g. `FetchResponse`), if this crate
+/// defines it.
+pub fn by_name(name: &str) -> Option<&'static MessageSchema> {
+    schemas().into_iter().find(|schema| schema.name == name)
 }

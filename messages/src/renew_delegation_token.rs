@@ -1,17 +1,11 @@
 //! RenewDelegationToken (API key 39): extends the expiry time of a delegation token.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::UnknownTaggedFields;
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<RenewDelegationTokenRequest>(),
-    Registered::of::<RenewDelegationTokenResponse>(),
-];
-
 /// RenewDelegationToken request: asks to renew the token with the given HMAC.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 39, kind = request, versions = "1-2", flexible = "2+",
         listeners = "broker, controller")]
 pub struct RenewDelegationTokenRequest {
@@ -28,6 +22,7 @@ pub struct RenewDelegationTokenRequest {
 
 /// RenewDelegationToken response: the token's new expiry time.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 39, kind = response, versions = "1-2", flexible = "2+")]
 pub struct RenewDelegationTokenResponse {
     /// The error code, or 0 if there was no error.

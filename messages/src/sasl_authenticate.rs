@@ -1,17 +1,11 @@
 //! SaslAuthenticate (API key 36): carries SASL authentication tokens in Kafka frames.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<SaslAuthenticateRequest>(),
-    Registered::of::<SaslAuthenticateResponse>(),
-];
-
 /// SaslAuthenticate request: the client's next SASL token.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 36, kind = request, versions = "0-2", flexible = "2+",
         listeners = "broker, controller")]
 pub struct SaslAuthenticateRequest {
@@ -25,6 +19,7 @@ pub struct SaslAuthenticateRequest {
 
 /// SaslAuthenticate response: the server's SASL token, or why authentication failed.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 36, kind = response, versions = "0-2", flexible = "2+")]
 pub struct SaslAuthenticateResponse {
     /// The error code, or 0 if there was no error.

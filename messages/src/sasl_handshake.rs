@@ -1,16 +1,10 @@
 //! SaslHandshake (API key 17): agrees on the SASL mechanism before authenticating.
 
-use crate::registry::Registered;
 use kafka_wire::KafkaString;
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<SaslHandshakeRequest>(),
-    Registered::of::<SaslHandshakeResponse>(),
-];
 
 /// SaslHandshake request: the SASL mechanism the client wants to use.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 17, kind = request, versions = "0-1",
         listeners = "broker, controller")]
 pub struct SaslHandshakeRequest {
@@ -21,6 +15,7 @@ pub struct SaslHandshakeRequest {
 
 /// SaslHandshake response: whether the mechanism is accepted, and those that are.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 17, kind = response, versions = "0-1")]
 pub struct SaslHandshakeResponse {
     /// The error code, or 0 if there was no error.

@@ -1,17 +1,11 @@
 //! SyncGroup (API key 14): distributes the leader's partition assignment to the members.
 
-use crate::registry::Registered;
 use bytes::Bytes;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<SyncGroupRequest>(),
-    Registered::of::<SyncGroupResponse>(),
-];
-
 /// SyncGroup request: a member (the leader with the assignments) syncs with the group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 14, kind = request, versions = "0-5", flexible = "4+",
         listeners = "broker")]
 pub struct SyncGroupRequest {
@@ -43,6 +37,7 @@ pub struct SyncGroupRequest {
 
 /// The assignment the leader gives one member.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct SyncGroupRequestAssignment {
     /// The ID of the member to assign.
     #[kafka(versions = "0+")]
@@ -57,6 +52,7 @@ pub struct SyncGroupRequestAssignment {
 
 /// SyncGroup response: this member's assignment.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 14, kind = response, versions = "0-5", flexible = "4+")]
 pub struct SyncGroupResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota

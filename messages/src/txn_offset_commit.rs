@@ -1,16 +1,10 @@
 //! TxnOffsetCommit (API key 28): commits consumer offsets as part of a transaction.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<TxnOffsetCommitRequest>(),
-    Registered::of::<TxnOffsetCommitResponse>(),
-];
 
 /// TxnOffsetCommit request: the offsets to commit within a transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 28, kind = request, versions = "0-6", flexible = "3+",
         listeners = "broker")]
 pub struct TxnOffsetCommitRequest {
@@ -46,6 +40,7 @@ pub struct TxnOffsetCommitRequest {
 
 /// A topic and the offsets to commit in it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct TxnOffsetCommitRequestTopic {
     /// The topic name.
     #[kafka(versions = "0-5", entity_type = "topicName", ignorable)]
@@ -63,6 +58,7 @@ pub struct TxnOffsetCommitRequestTopic {
 
 /// The offset to commit for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct TxnOffsetCommitRequestPartition {
     /// The index of the partition within the topic.
     #[kafka(versions = "0+")]
@@ -83,6 +79,7 @@ pub struct TxnOffsetCommitRequestPartition {
 
 /// TxnOffsetCommit response: the outcome for each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 28, kind = response, versions = "0-6", flexible = "3+")]
 pub struct TxnOffsetCommitResponse {
     /// The duration in milliseconds for which the request was throttled due to a quota
@@ -99,6 +96,7 @@ pub struct TxnOffsetCommitResponse {
 
 /// The outcome for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct TxnOffsetCommitResponseTopic {
     /// The topic name.
     #[kafka(versions = "0-5", entity_type = "topicName", ignorable)]
@@ -116,6 +114,7 @@ pub struct TxnOffsetCommitResponseTopic {
 
 /// The outcome for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct TxnOffsetCommitResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]

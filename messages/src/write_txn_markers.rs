@@ -1,17 +1,11 @@
 //! WriteTxnMarkers (API key 27): the transaction coordinator asks partition leaders to
 //! write commit or abort markers.
 
-use crate::registry::Registered;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
-
-/// The messages of this module, for the registry.
-pub(crate) const MESSAGES: &[Registered] = &[
-    Registered::of::<WriteTxnMarkersRequest>(),
-    Registered::of::<WriteTxnMarkersResponse>(),
-];
 
 /// WriteTxnMarkers request: the transaction markers to write.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 27, kind = request, versions = "1-2", flexible = "1+",
         listeners = "broker")]
 pub struct WriteTxnMarkersRequest {
@@ -25,6 +19,7 @@ pub struct WriteTxnMarkersRequest {
 
 /// One transaction's marker and the partitions to write it to.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct WritableTxnMarker {
     /// The current producer ID.
     #[kafka(versions = "0+", entity_type = "producerId")]
@@ -53,6 +48,7 @@ pub struct WritableTxnMarker {
 
 /// A topic and the partitions of it to write a marker to.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct WritableTxnMarkerTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -67,6 +63,7 @@ pub struct WritableTxnMarkerTopic {
 
 /// WriteTxnMarkers response: the outcome for each partition of each marker.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
 #[kafka(api_key = 27, kind = response, versions = "1-2", flexible = "1+")]
 pub struct WriteTxnMarkersResponse {
     /// The results for writing makers.
@@ -79,6 +76,7 @@ pub struct WriteTxnMarkersResponse {
 
 /// The results of writing one producer's marker.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct WritableTxnMarkerResult {
     /// The current producer ID in use by the transactional ID.
     #[kafka(versions = "0+", entity_type = "producerId")]
@@ -93,6 +91,7 @@ pub struct WritableTxnMarkerResult {
 
 /// The results of writing a marker to one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct WritableTxnMarkerTopicResult {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
@@ -107,6 +106,7 @@ pub struct WritableTxnMarkerTopicResult {
 
 /// The result of writing a marker to one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
 pub struct WritableTxnMarkerPartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]

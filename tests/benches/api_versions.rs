@@ -37,26 +37,26 @@ fn api_key_values() -> impl Iterator<Item = (i16, i16, i16)> {
 }
 
 fn kafka_wire_value() -> ApiVersionsResponse {
-    ApiVersionsResponse {
-        api_keys: api_key_values()
-            .map(|(api_key, min_version, max_version)| ApiVersion {
-                api_key,
-                min_version,
-                max_version,
-                ..Default::default()
-            })
-            .collect(),
-        supported_features: FEATURES
-            .iter()
-            .map(|&(name, min_version, max_version)| SupportedFeatureKey {
-                name: KafkaString::from(name),
-                min_version,
-                max_version,
-                ..Default::default()
-            })
-            .collect(),
-        ..Default::default()
-    }
+    let api_keys = api_key_values()
+        .map(|(api_key, min_version, max_version)| {
+            ApiVersion::default()
+                .with_api_key(api_key)
+                .with_min_version(min_version)
+                .with_max_version(max_version)
+        })
+        .collect();
+    let supported_features = FEATURES
+        .iter()
+        .map(|&(name, min_version, max_version)| {
+            SupportedFeatureKey::default()
+                .with_name(KafkaString::from(name))
+                .with_min_version(min_version)
+                .with_max_version(max_version)
+        })
+        .collect();
+    ApiVersionsResponse::default()
+        .with_api_keys(api_keys)
+        .with_supported_features(supported_features)
 }
 
 fn kafka_protocol_value() -> kp::ApiVersionsResponse {

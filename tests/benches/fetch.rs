@@ -43,21 +43,17 @@ fn records(len: usize) -> Bytes {
 }
 
 fn kafka_wire_value(records: Bytes) -> FetchResponse {
-    FetchResponse {
-        session_id: SESSION_ID,
-        responses: vec![FetchableTopicResponse {
-            topic_id: Uuid::from_u64_pair(TOPIC_ID.0, TOPIC_ID.1),
-            partitions: vec![PartitionData {
-                high_watermark: HIGH_WATERMARK,
-                last_stable_offset: HIGH_WATERMARK,
-                log_start_offset: LOG_START_OFFSET,
-                records: Some(Records(records)),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
+    let partition = PartitionData::default()
+        .with_high_watermark(HIGH_WATERMARK)
+        .with_last_stable_offset(HIGH_WATERMARK)
+        .with_log_start_offset(LOG_START_OFFSET)
+        .with_records(Some(Records(records)));
+    let topic = FetchableTopicResponse::default()
+        .with_topic_id(Uuid::from_u64_pair(TOPIC_ID.0, TOPIC_ID.1))
+        .with_partitions(vec![partition]);
+    FetchResponse::default()
+        .with_session_id(SESSION_ID)
+        .with_responses(vec![topic])
 }
 
 fn kafka_protocol_value(records: Bytes) -> kp::FetchResponse {

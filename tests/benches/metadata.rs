@@ -101,39 +101,36 @@ fn topics() -> impl Iterator<Item = TopicSpec> {
 }
 
 fn kafka_wire_value() -> MetadataResponse {
-    MetadataResponse {
-        brokers: brokers()
-            .map(|(node_id, host, port, rack)| MetadataResponseBroker {
-                node_id,
-                host: host.into(),
-                port,
-                rack: Some(rack.into()),
-                ..Default::default()
-            })
-            .collect(),
-        cluster_id: Some(KafkaString::from(CLUSTER_ID)),
-        controller_id: CONTROLLER_ID,
-        topics: topics()
-            .map(|topic| MetadataResponseTopic {
-                name: Some(topic.name.into()),
-                topic_id: Uuid::from_u64_pair(topic.id.0, topic.id.1),
-                partitions: topic
-                    .partitions
-                    .into_iter()
-                    .map(|p| MetadataResponsePartition {
-                        partition_index: p.index,
-                        leader_id: p.leader,
-                        leader_epoch: p.epoch,
-                        replica_nodes: p.replicas.into(),
-                        isr_nodes: p.isr.into(),
-                        ..Default::default()
-                    })
-                    .collect(),
-                ..Default::default()
-            })
-            .collect(),
-        ..Default::default()
-    }
+    let brokers = brokers()
+        .map(|(node_id, host, port, rack)| {
+            MetadataResponseBroker::default()
+                .with_node_id(node_id)
+                .with_host(host.into())
+                .with_port(port)
+                .with_rack(Some(rack.into()))
+        })
+        .collect();
+    let partition = |p: PartitionSpec| {
+        MetadataResponsePartition::default()
+            .with_partition_index(p.index)
+            .with_leader_id(p.leader)
+            .with_leader_epoch(p.epoch)
+            .with_replica_nodes(p.replicas.into())
+            .with_isr_nodes(p.isr.into())
+    };
+    let topics = topics()
+        .map(|topic| {
+            MetadataResponseTopic::default()
+                .with_name(Some(topic.name.into()))
+                .with_topic_id(Uuid::from_u64_pair(topic.id.0, topic.id.1))
+                .with_partitions(topic.partitions.into_iter().map(partition).collect())
+        })
+        .collect();
+    MetadataResponse::default()
+        .with_brokers(brokers)
+        .with_cluster_id(Some(KafkaString::from(CLUSTER_ID)))
+        .with_controller_id(CONTROLLER_ID)
+        .with_topics(topics)
 }
 
 fn kafka_protocol_value() -> kp::MetadataResponse {

@@ -44,22 +44,20 @@ fn partitions() -> impl Iterator<Item = (i32, Bytes)> {
 }
 
 fn kafka_wire_value() -> ProduceRequest {
-    ProduceRequest {
-        acks: ACKS,
-        timeout_ms: TIMEOUT_MS,
-        topic_data: vec![TopicProduceData {
-            name: KafkaString::from(TOPIC),
-            partition_data: partitions()
-                .map(|(index, records)| PartitionProduceData {
-                    index,
-                    records: Some(Records(records)),
-                    ..Default::default()
-                })
-                .collect(),
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
+    let partition_data = partitions()
+        .map(|(index, records)| {
+            PartitionProduceData::default()
+                .with_index(index)
+                .with_records(Some(Records(records)))
+        })
+        .collect();
+    let topic = TopicProduceData::default()
+        .with_name(KafkaString::from(TOPIC))
+        .with_partition_data(partition_data);
+    ProduceRequest::default()
+        .with_acks(ACKS)
+        .with_timeout_ms(TIMEOUT_MS)
+        .with_topic_data(vec![topic])
 }
 
 fn kafka_protocol_value() -> kp::ProduceRequest {

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod checker;
+pub mod codecs;
 mod outcome;
 pub mod scaffold;
 pub mod schema_writer;

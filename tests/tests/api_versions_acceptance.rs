@@ -13,21 +13,17 @@ fn hex(text: &str) -> Vec<u8> {
 }
 
 fn header(version: i16, correlation_id: i32) -> RequestHeader {
-    RequestHeader {
-        request_api_key: 18,
-        request_api_version: version,
-        correlation_id,
-        client_id: Some(KafkaString::from_static("u03")),
-        ..Default::default()
-    }
+    RequestHeader::default()
+        .with_request_api_key(18)
+        .with_request_api_version(version)
+        .with_correlation_id(correlation_id)
+        .with_client_id(Some(KafkaString::from_static("u03")))
 }
 
 fn request() -> ApiVersionsRequest {
-    ApiVersionsRequest {
-        client_software_name: KafkaString::from_static("u03-app"),
-        client_software_version: KafkaString::from_static("1.0"),
-        ..Default::default()
-    }
+    ApiVersionsRequest::default()
+        .with_client_software_name(KafkaString::from_static("u03-app"))
+        .with_client_software_version(KafkaString::from_static("1.0"))
 }
 
 #[test]
@@ -83,11 +79,9 @@ fn unknown_tags_are_kept_written_back_and_refused_at_v2() {
 
 #[test]
 fn an_ignorable_cluster_id_is_dropped_silently_at_v4() {
-    let with_cluster = ApiVersionsRequest {
-        cluster_id: Some(KafkaString::from_static("cluster-1")),
-        node_id: 3,
-        ..request()
-    };
+    let with_cluster = request()
+        .with_cluster_id(Some(KafkaString::from_static("cluster-1")))
+        .with_node_id(3);
     assert_eq!(
         with_cluster.encode(4).unwrap(),
         request().encode(4).unwrap()

@@ -19,35 +19,38 @@ const PARTITIONS: usize = 10;
 
 /// A cluster map with `replicas` brokers per partition, all of them in sync.
 fn metadata(replicas: i32) -> MetadataResponse {
-    MetadataResponse {
-        brokers: (1..=replicas)
-            .map(|node_id| MetadataResponseBroker {
-                node_id,
-                host: KafkaString::from(format!("broker-{node_id}")),
-                port: 9092,
-                rack: Some(KafkaString::from("rack-a")),
-                ..Default::default()
+    let brokers = (1..=replicas)
+        .map(|node_id| {
+            MetadataResponseBroker::default()
+                .with_node_id(node_id)
+                .with_host(KafkaString::from(format!("broker-{node_id}")))
+                .with_port(9092)
+                .with_rack(Some(KafkaString::from("rack-a")))
+        })
+        .collect();
+    let partitions = |replicas: i32| {
+        (0..PARTITIONS as i32)
+            .map(|index| {
+                MetadataResponsePartition::default()
+                    .with_partition_index(index)
+                    .with_leader_id(1)
+                    .with_replica_nodes((1..=replicas).collect())
+                    .with_isr_nodes((1..=replicas).collect())
             })
-            .collect(),
-        cluster_id: Some(KafkaString::from("cluster")),
-        topics: (0..TOPICS)
-            .map(|t| MetadataResponseTopic {
-                name: Some(KafkaString::from(format!("topic-{t}"))),
-                topic_id: Uuid::from_u64_pair(t as u64, 1),
-                partitions: (0..PARTITIONS as i32)
-                    .map(|index| MetadataResponsePartition {
-                        partition_index: index,
-                        leader_id: 1,
-                        replica_nodes: (1..=replicas).collect(),
-                        isr_nodes: (1..=replicas).collect(),
-                        ..Default::default()
-                    })
-                    .collect(),
-                ..Default::default()
-            })
-            .collect(),
-        ..Default::default()
-    }
+            .collect()
+    };
+    let topics = (0..TOPICS)
+        .map(|t| {
+            MetadataResponseTopic::default()
+                .with_name(Some(KafkaString::from(format!("topic-{t}"))))
+                .with_topic_id(Uuid::from_u64_pair(t as u64, 1))
+                .with_partitions(partitions(replicas))
+        })
+        .collect();
+    MetadataResponse::default()
+        .with_brokers(brokers)
+        .with_cluster_id(Some(KafkaString::from("cluster")))
+        .with_topics(topics)
 }
 
 /// Decodes `value`'s encoding at `version` and returns the allocations it made.

@@ -4,15 +4,15 @@
 //! written from the runtime schema, independently of the derived code.
 
 use bytes::Bytes;
-use kafka_wire_messages::registry::{self, Registered};
+use kafka_wire_tests::codecs::{codecs, Codec};
 use kafka_wire_tests::schema_writer::{write, Defaults, Nulls, Populated};
 
 /// Runs `check` for every registered message at every valid version and fails with
 /// every message it returned.
-fn for_every_version(mut check: impl FnMut(Registered, i16) -> Vec<String>) -> usize {
+fn for_every_version(mut check: impl FnMut(Codec, i16) -> Vec<String>) -> usize {
     let mut checked = 0;
     let mut failures = Vec::new();
-    for message in registry::messages() {
+    for &message in codecs() {
         let valid = message.schema.valid_versions;
         let (Some(min), Some(max)) = (valid.min(), valid.max()) else {
             continue;
@@ -27,16 +27,11 @@ fn for_every_version(mut check: impl FnMut(Registered, i16) -> Vec<String>) -> u
     checked
 }
 
-fn populated(message: Registered, version: i16, nulls: Nulls) -> Bytes {
+fn populated(message: Codec, version: i16, nulls: Nulls) -> Bytes {
     Bytes::from(write(message.schema, version, &mut Populated { nulls }))
 }
 
-fn recodes_to_itself(
-    message: Registered,
-    version: i16,
-    bytes: &Bytes,
-    what: &str,
-) -> Option<String> {
+fn recodes_to_itself(message: Codec, version: i16, bytes: &Bytes, what: &str) -> Option<String> {
     let name = message.schema.name;
     match (message.recode)(bytes, version) {
         Ok(again) if again == bytes => None,

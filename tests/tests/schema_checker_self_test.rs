@@ -629,18 +629,16 @@ fn a_message_registered_twice_is_a_difference() {
     );
 }
 
-/// `ResponseHeader` exactly as Kafka has it, but without a field for unknown tags.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
-#[kafka(kind = header, versions = "0-1", flexible = "1+")]
-struct ResponseHeader {
-    /// The correlation ID of this response.
-    #[kafka(versions = "0+")]
-    correlation_id: i32,
-}
+/// `ResponseHeader`'s schema as if its struct had no field for unknown tags (which
+/// the derive refuses to compile, so the schema is altered by hand).
+static DROPS_UNKNOWN_TAGS: kafka_wire::schema::MessageSchema = {
+    let mut schema = <kafka_wire_messages::ResponseHeader as kafka_wire::Message>::SCHEMA;
+    schema.body.keeps_unknown_tags = false;
+    schema
+};
 
 #[test]
 fn a_flexible_struct_that_drops_unknown_tags_is_reported() {
-    use kafka_wire::Message;
     let dir = TempDir::new("checker").expect("temp folder");
     for schema in SCHEMAS {
         write(dir.path(), schema, &real(schema));
@@ -650,7 +648,7 @@ fn a_flexible_struct_that_drops_unknown_tags_is_reported() {
     runtime.retired = &[];
     for message in &mut runtime.messages {
         if message.name == "ResponseHeader" {
-            *message = &ResponseHeader::SCHEMA;
+            *message = &DROPS_UNKNOWN_TAGS;
         }
     }
     let report = checker::check(dir.path(), &runtime);

@@ -6,7 +6,7 @@ use bytes::BufMut;
 use smallvec::{Array, SmallVec};
 
 use super::length::{self, Classic};
-use super::{Cx, Nullable, Wire};
+use super::{Cx, Nullable, Sizes, Wire};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, DecodeErrorKind, EncodeError, Reader};
 
@@ -16,6 +16,8 @@ trait Elements: Sized {
     type Item: Wire;
     fn as_slice(&self) -> &[Self::Item];
     fn with_capacity(capacity: usize) -> Self;
+    fn capacity(&self) -> usize;
+    fn reserve_exact(&mut self, additional: usize);
     /// Reads one more element onto the end.
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError>;
 }
@@ -29,6 +31,13 @@ impl<T: Wire> Elements for Vec<T> {
     #[inline(always)]
     fn with_capacity(capacity: usize) -> Self {
         Vec::with_capacity(capacity)
+    }
+    #[inline(always)]
+    fn capacity(&self) -> usize {
+        Vec::capacity(self)
+    }
+    fn reserve_exact(&mut self, additional: usize) {
+        Vec::reserve_exact(self, additional);
     }
     #[inline(always)]
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
@@ -56,6 +65,13 @@ where
         SmallVec::with_capacity(capacity)
     }
     #[inline(always)]
+    fn capacity(&self) -> usize {
+        SmallVec::capacity(self)
+    }
+    fn reserve_exact(&mut self, additional: usize) {
+        SmallVec::reserve_exact(self, additional);
+    }
+    #[inline(always)]
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
         // Pushed whole: its elements are small, and finding the last one again would
         // read the inline buffer back over the stores that just wrote it.
@@ -73,16 +89,15 @@ macro_rules! array_wire {
             $item: Wire,
         {
             const TYPE: TypeSchema = TypeSchema::Array(&<$item as Wire>::TYPE);
-            const MIN_TAGGED_VERSION: i16 = <$item as Wire>::MIN_TAGGED_VERSION;
 
             #[inline]
-            fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
-                size(Elements::as_slice(self), cx)
+            fn size(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
+                size(Elements::as_slice(self), cx, sizes)
             }
 
             #[inline(always)]
-            fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
-                write(Elements::as_slice(self), buf, cx)
+            fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError> {
+                write(Elements::as_slice(self), buf, cx, sizes)
             }
 
             #[inline]
@@ -93,7 +108,7 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
-                match read_count(reader, cx)? {
+                match read_count::<$item>(reader, cx)? {
                     Some(count) => {
                         *self = with_capacity_for(count, reader);
                         read_elements(reader, count, cx, self)
@@ -121,7 +136,7 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                let Some(count) = read_count(reader, cx)? else {
+                let Some(count) = read_count::<$item>(reader, cx)? else {
                     return Ok(None);
                 };
                 let mut elements = with_capacity_for(count, reader);
@@ -136,36 +151,56 @@ array_wire!(impl[T] for Vec<T>, elements: T);
 array_wire!(impl[A: Array] for SmallVec<A>, elements: A::Item);
 
 #[inline]
-fn size<T: Wire>(elements: &[T], cx: Cx) -> Result<usize, EncodeError> {
+fn size<T: Wire>(elements: &[T], cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
     length::check(elements.len(), cx, Classic::Int32)?;
     let mut size = length::size(Some(elements.len()), cx, Classic::Int32);
     let cx = cx.with_nullable(false);
-    for element in elements {
-        size += element.size(cx).map_err(|e| e.within("[]"))?;
+    for (index, element) in elements.iter().enumerate() {
+        size += element.size(cx, sizes).map_err(|e| e.at_index(index))?;
     }
     Ok(size)
 }
 
 #[inline]
-fn write<T: Wire, B: BufMut>(elements: &[T], buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+fn write<T: Wire, B: BufMut>(
+    elements: &[T],
+    buf: &mut B,
+    cx: Cx,
+    sizes: &mut Sizes,
+) -> Result<(), EncodeError> {
     length::put(buf, Some(elements.len()), cx, Classic::Int32)?;
     let cx = cx.with_nullable(false);
-    for element in elements {
-        element.write(buf, cx)?;
+    for (index, element) in elements.iter().enumerate() {
+        element
+            .write(buf, cx, sizes)
+            .map_err(|e| e.at_index(index))?;
     }
     Ok(())
 }
 
-/// An empty array with room for `count` elements, or for as many as the bytes left
-/// could hold if that is fewer.
+/// The most memory an array reserves before its elements are decoded, unless more
+/// input than this remains: then as much as the input that remains. Past it,
+/// capacity grows with the elements actually decoded.
+const RESERVE_FLOOR_BYTES: usize = 4 * 1024;
+
+/// An empty array with room for `count` elements, `count` having passed
+/// [`read_count`], or for as many as fit in the larger of the remaining input and
+/// [`RESERVE_FLOOR_BYTES`], if that is fewer.
 #[inline]
 fn with_capacity_for<E: Elements>(count: usize, reader: &Reader<'_>) -> E {
-    E::with_capacity(count.min(reader.remaining() / E::Item::MIN_SIZE.max(1)))
+    let budget = reader.remaining().max(RESERVE_FLOOR_BYTES);
+    E::with_capacity(count.min(budget / std::mem::size_of::<E::Item>().max(1)))
 }
 
-/// Appends `count` elements to `elements`. An array comes back through no `Result`:
-/// it fills itself where it lives, since copying it out of a return value would
-/// stall on the stores that just wrote it.
+/// Appends `count` elements to the empty `elements`. An array comes back through no
+/// `Result`: it fills itself where it lives, since copying it out of a return value
+/// would stall on the stores that just wrote it.
+///
+/// The first elements fill the capacity reserved up front. If more are claimed, the
+/// array grows once, by exactly as many as the claim and the bytes left (at the
+/// element's smallest size) both allow, and room for one that starts and fails: no
+/// element can be decoded beyond that, so capacity follows what is decoded without
+/// the slack of doubling.
 #[inline]
 fn read_elements<E: Elements>(
     reader: &mut Reader<'_>,
@@ -174,30 +209,52 @@ fn read_elements<E: Elements>(
     elements: &mut E,
 ) -> Result<(), DecodeError> {
     let cx = cx.with_nullable(false);
-    for _ in 0..count {
-        elements.read_one(reader, cx).map_err(|e| e.within("[]"))?;
+    let reserved = count.min(elements.capacity());
+    for index in 0..reserved {
+        elements
+            .read_one(reader, cx)
+            .map_err(|e| e.at_index(index))?;
+    }
+    if reserved < count {
+        let fits = reader.remaining() / element_min_size::<E::Item>(cx) + 1;
+        elements.reserve_exact((count - reserved).min(fits));
+        for index in reserved..count {
+            elements
+                .read_one(reader, cx)
+                .map_err(|e| e.at_index(index))?;
+        }
     }
     Ok(())
 }
 
-/// Reads an array's element count (`None` = null). Kafka's own rule: a count larger
-/// than the bytes left is refused before any allocation, so a hostile count costs
-/// nothing.
+/// Reads an array's element count (`None` = null) and refuses, before any
+/// allocation, a count whose elements could not fit in the bytes left even at their
+/// smallest encoding at this version. Kafka refuses a count above the bytes left;
+/// this is the same rule with each element's true minimum, so a lying count costs
+/// nothing and fails at once instead of after decoding what is there.
 #[inline]
-fn read_count(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
+fn read_count<T: Wire>(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
     let start = reader.position();
     let count = length::read(reader, cx, Classic::Int32)?;
     let remaining = reader.remaining();
     match count {
-        Some(count) if count > remaining => Err(DecodeError::new(
+        Some(count) if count > remaining / element_min_size::<T>(cx) => Err(DecodeError::new(
             DecodeErrorKind::ArrayTooLong {
                 count: count as u64,
+                element_min_size: element_min_size::<T>(cx),
                 remaining,
             },
             start,
         )),
         other => Ok(other),
     }
+}
+
+/// The fewest bytes an element takes, at least one (an element of no bytes still
+/// counts against the input, as in Kafka).
+#[inline(always)]
+fn element_min_size<T: Wire>(cx: Cx) -> usize {
+    T::TYPE.min_size(cx.version, cx.flexible, false).max(1)
 }
 
 #[cfg(test)]
@@ -209,10 +266,14 @@ mod tests {
     fn classic_and_compact_counts() {
         let value = vec![1i16, 2];
         let mut classic = Vec::new();
-        value.write(&mut classic, Cx::new(0, false)).unwrap();
+        value
+            .write(&mut classic, Cx::new(0, false), &mut Sizes::new())
+            .unwrap();
         assert_eq!(classic, [0, 0, 0, 2, 0, 1, 0, 2]);
         let mut compact = Vec::new();
-        value.write(&mut compact, Cx::new(0, true)).unwrap();
+        value
+            .write(&mut compact, Cx::new(0, true), &mut Sizes::new())
+            .unwrap();
         assert_eq!(compact, [3, 0, 1, 0, 2]);
         let input = Bytes::from(compact);
         assert_eq!(
@@ -245,6 +306,7 @@ mod tests {
             err.kind(),
             &DecodeErrorKind::ArrayTooLong {
                 count: 0x7fff_ffff,
+                element_min_size: 4,
                 remaining: 10
             }
         );
@@ -257,11 +319,14 @@ mod tests {
             let long: SmallVec<[i32; 4]> = SmallVec::from_slice(&[1, 2, 3, 4, 5]);
             for value in [short, long] {
                 let mut small = Vec::new();
-                value.write(&mut small, cx).unwrap();
+                value.write(&mut small, cx, &mut Sizes::new()).unwrap();
                 let mut plain = Vec::new();
-                value.to_vec().write(&mut plain, cx).unwrap();
+                value
+                    .to_vec()
+                    .write(&mut plain, cx, &mut Sizes::new())
+                    .unwrap();
                 assert_eq!(small, plain);
-                assert_eq!(value.size(cx).unwrap(), small.len());
+                assert_eq!(value.size(cx, &mut Sizes::new()).unwrap(), small.len());
                 let input = Bytes::from(small);
                 let mut slot = SmallVec::<[i32; 4]>::schema_default();
                 slot.read_in_place(&mut Reader::new(&input), cx).unwrap();

@@ -6,7 +6,7 @@ use std::ops::Deref;
 use bytes::{BufMut, Bytes};
 
 use super::length::{self, Classic};
-use super::{Cx, Nullable, Wire};
+use super::{Cx, Nullable, Sizes, Wire};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, EncodeError, Reader};
 
@@ -50,14 +50,19 @@ macro_rules! bytes_like {
             const TYPE: TypeSchema = TypeSchema::$schema;
 
             #[inline]
-            fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+            fn size(&self, cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
                 let bytes: &[u8] = self.as_ref();
                 length::check(bytes.len(), cx, Classic::Int32)?;
                 Ok(length::size(Some(bytes.len()), cx, Classic::Int32) + bytes.len())
             }
 
             #[inline]
-            fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+            fn write<B: BufMut>(
+                &self,
+                buf: &mut B,
+                cx: Cx,
+                _sizes: &mut Sizes,
+            ) -> Result<(), EncodeError> {
                 let bytes: &[u8] = self.as_ref();
                 length::put(buf, Some(bytes.len()), cx, Classic::Int32)?;
                 buf.put_slice(bytes);
@@ -118,9 +123,11 @@ mod tests {
     fn compact_null_and_value() {
         let cx = Cx::new(0, true).with_nullable(true);
         let mut out = Vec::new();
-        Option::<Records>::None.write(&mut out, cx).unwrap();
+        Option::<Records>::None
+            .write(&mut out, cx, &mut Sizes::new())
+            .unwrap();
         Some(Records(Bytes::from_static(b"ab")))
-            .write(&mut out, cx)
+            .write(&mut out, cx, &mut Sizes::new())
             .unwrap();
         assert_eq!(out, [0, 3, b'a', b'b']);
     }

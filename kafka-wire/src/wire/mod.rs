@@ -7,9 +7,10 @@
 mod array;
 mod bytes;
 mod length;
-mod nullable;
+pub(crate) mod nullable;
 mod primitive;
 pub(crate) mod reader;
+mod sizes;
 mod string;
 pub(crate) mod tagged;
 mod uuid;
@@ -17,13 +18,16 @@ pub mod varint;
 
 pub use self::bytes::Records;
 pub use nullable::Nullable;
+pub use sizes::Sizes;
 pub use string::KafkaString;
 pub use tagged::{RawTaggedField, UnknownTaggedFields};
-pub use uuid::Uuid;
+pub use uuid::{Uuid, UuidParseError};
 
 use ::bytes::BufMut;
 
-use crate::schema::TypeSchema;
+use crate::field_rules;
+use crate::schema::{FieldSchema, TypeSchema};
+use crate::wire::tagged::{TaggedSize, TaggedWriter};
 use crate::{DecodeError, EncodeError, Reader};
 
 /// The encoding context of one value: the version being written or read, whether
@@ -58,12 +62,6 @@ impl Cx {
         }
     }
 
-    /// The same context with another flexibility (field-level `flexible` overrides).
-    #[inline]
-    pub const fn with_flexible(self, flexible: bool) -> Self {
-        Cx { flexible, ..self }
-    }
-
     /// The same context, nullable or not.
     #[inline]
     pub const fn with_nullable(self, nullable: bool) -> Self {
@@ -74,36 +72,41 @@ impl Cx {
 /// A Rust type that stands for a Kafka type: its schema type and its codec.
 ///
 /// Encoding is two passes, Kafka's way: [`size`](Wire::size) checks the value can be
-/// written at `cx` and returns its exact size, then [`write`](Wire::write) writes it.
-/// Call `write` only after `size` succeeded for the same context; the message-level
-/// methods of [`Message`](crate::Message) do this for you. An implementation must
-/// write exactly the bytes its `size` promised: [`Message::encode`](crate::Message::encode)
-/// writes into a buffer of that size, and a `write` that overruns it is a bug that
-/// panics (every implementation in this crate and every derived one is tested for it).
+/// written at `cx` and returns its exact size, recording in [`Sizes`] what writing
+/// will need again, then [`write`](Wire::write) writes it, reading those records
+/// back. Call `write` only after `size` succeeded for the same value, context and
+/// `Sizes`; the message-level methods of [`Message`](crate::Message) do this for
+/// you. An implementation must write exactly the bytes its `size` promised:
+/// [`Message::encode`](crate::Message::encode) writes into a buffer of that size,
+/// and a `write` that overruns it is a bug that panics (every implementation in this
+/// crate and every derived one is tested for it).
 ///
 /// ```
 /// use bytes::Bytes;
+/// use kafka_wire::wire::Sizes;
 /// use kafka_wire::{Cx, KafkaString, Reader, Wire};
 ///
 /// let cx = Cx::new(3, true); // flexible: compact string
 /// let value = KafkaString::from_static("u03");
-/// assert_eq!(value.size(cx).unwrap(), 4);
+/// let mut sizes = Sizes::new();
+/// assert_eq!(value.size(cx, &mut sizes).unwrap(), 4);
 /// let mut out = Vec::new();
-/// value.write(&mut out, cx).unwrap();
+/// value.write(&mut out, cx, &mut sizes).unwrap();
 /// assert_eq!(out, [0x04, b'u', b'0', b'3']);
 /// let input = Bytes::from(out);
 /// assert_eq!(KafkaString::read(&mut Reader::new(&input), cx).unwrap(), "u03");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Kafka type",
+    label = "no Kafka type is written as `{Self}`",
+    note = "Kafka's types are written bool, i8, i16, u16, i32, u32, i64, f64, Uuid, KafkaString or String, Bytes, Records, Vec<T> or SmallVec<[T; N]>, and Option<T> where the field is nullable",
+    note = "a nested struct derives `kafka_wire::Struct`"
+)]
 pub trait Wire: Sized {
     /// The Kafka type this Rust type stands for.
     const TYPE: TypeSchema;
     /// True only for `Option<T>`: the field may be null.
     const IS_OPTION: bool = false;
-    /// The fewest bytes a value takes on the wire; bounds pre-allocation when decoding.
-    const MIN_SIZE: usize = 1;
-    /// The lowest version in which a tagged field appears inside this type
-    /// (`i16::MAX` when none does); lets a message check its nested structs' tags.
-    const MIN_TAGGED_VERSION: i16 = i16::MAX;
 
     /// True when the value is null (only `Option::None` is).
     #[inline]
@@ -112,10 +115,11 @@ pub trait Wire: Sized {
     }
 
     /// Checks the value can be written at `cx` and returns its exact encoded size.
-    fn size(&self, cx: Cx) -> Result<usize, EncodeError>;
+    fn size(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError>;
 
-    /// Writes the value. Requires a prior successful [`size`](Wire::size) for `cx`.
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError>;
+    /// Writes the value. Requires a prior successful [`size`](Wire::size) of the same
+    /// value at the same `cx`, into the same `sizes`.
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
 
     /// Reads a value.
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError>;
@@ -135,4 +139,90 @@ pub trait Wire: Sized {
     /// generator defines it: zero, false or empty, and for a nullable field the empty
     /// value rather than null (records excepted, which start out null).
     fn schema_default() -> Self;
+
+    // What derived structs call for each field: Kafka's field rules, in
+    // `field_rules`. They are methods here so that generated code names every field
+    // type only as `<T as Wire>`: a type that is not a Kafka type is then reported
+    // once, with this trait's message, instead of once per rule it meets.
+
+    #[doc(hidden)]
+    #[inline(always)]
+    fn is_default_value(&self, default: fn() -> Self) -> bool
+    where
+        Self: PartialEq,
+    {
+        *self == default()
+    }
+
+    #[doc(hidden)]
+    #[inline(always)]
+    fn size_field(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+        is_default: impl FnOnce(&Self) -> bool,
+    ) -> Result<usize, EncodeError> {
+        field_rules::size_field(self, field, cx, sizes, is_default)
+    }
+
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_field<B: BufMut>(
+        &self,
+        buf: &mut B,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<(), EncodeError> {
+        field_rules::write_field(self, buf, field, cx, sizes)
+    }
+
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_field(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<(), DecodeError> {
+        field_rules::read_field(self, reader, field, cx)
+    }
+
+    #[doc(hidden)]
+    #[inline(always)]
+    fn size_tagged(
+        &self,
+        section: &mut TaggedSize,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+        is_default: impl FnOnce(&Self) -> bool,
+    ) -> Result<(), EncodeError> {
+        field_rules::size_tagged(self, section, field, cx, sizes, is_default)
+    }
+
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_tagged<B: BufMut>(
+        &self,
+        section: &mut TaggedWriter<'_>,
+        buf: &mut B,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<(), EncodeError> {
+        field_rules::write_tagged(self, section, buf, field, cx, sizes)
+    }
+
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_tagged(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<bool, DecodeError> {
+        field_rules::read_tagged(self, reader, field, cx)
+    }
 }

@@ -2,7 +2,7 @@
 
 use bytes::BufMut;
 
-use super::{Cx, Wire};
+use super::{Cx, Sizes, Wire};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, EncodeError, Reader};
 
@@ -16,13 +16,14 @@ use crate::{DecodeError, EncodeError, Reader};
 ///
 /// let none: Option<KafkaString> = None;
 /// let mut out = Vec::new();
-/// none.write(&mut out, Cx::new(0, false).with_nullable(true)).unwrap();
+/// let cx = Cx::new(0, false).with_nullable(true);
+/// none.write(&mut out, cx, &mut kafka_wire::wire::Sizes::new()).unwrap();
 /// assert_eq!(out, [0xff, 0xff]); // int16 -1
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be null in Kafka's protocol",
     label = "only strings, bytes, records, arrays and structs are nullable",
-    note = "drop the `Option` or the `nullable` attribute"
+    note = "write `{Self}` without the `Option`, and remove `nullable` from the field"
 )]
 pub trait Nullable: Wire {
     /// Size of the null marker.
@@ -50,7 +51,6 @@ pub trait Nullable: Wire {
 impl<T: Nullable> Wire for Option<T> {
     const TYPE: TypeSchema = T::TYPE;
     const IS_OPTION: bool = true;
-    const MIN_TAGGED_VERSION: i16 = T::MIN_TAGGED_VERSION;
 
     #[inline]
     fn is_null(&self) -> bool {
@@ -58,22 +58,22 @@ impl<T: Nullable> Wire for Option<T> {
     }
 
     #[inline]
-    fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+    fn size(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
         match self {
-            Some(value) if cx.nullable => Ok(T::present_marker_size() + value.size(cx)?),
-            Some(value) => value.size(cx),
+            Some(value) if cx.nullable => Ok(T::present_marker_size() + value.size(cx, sizes)?),
+            Some(value) => value.size(cx, sizes),
             None => Ok(T::null_size(cx)),
         }
     }
 
     #[inline]
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError> {
         match self {
             Some(value) => {
                 if cx.nullable {
                     T::write_present_marker(buf);
                 }
-                value.write(buf, cx)
+                value.write(buf, cx, sizes)
             }
             None => {
                 T::write_null(buf, cx);
@@ -100,4 +100,27 @@ impl<T: Nullable> Wire for Option<T> {
             Some(T::schema_default())
         }
     }
+}
+
+/// The null marker of a nullable struct.
+pub fn write_struct_null<B: BufMut>(buf: &mut B) {
+    buf.put_i8(-1);
+}
+
+/// The presence marker of a nullable struct.
+pub fn write_struct_present<B: BufMut>(buf: &mut B) {
+    buf.put_i8(1);
+}
+
+/// Reads a nullable struct: its marker, then the struct unless the marker says null
+/// (Kafka takes any negative byte as null).
+#[inline]
+pub fn read_nullable_struct<T: Wire>(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<Option<T>, DecodeError> {
+    if (reader.read_u8()? as i8) < 0 {
+        return Ok(None);
+    }
+    T::read(reader, cx).map(Some)
 }

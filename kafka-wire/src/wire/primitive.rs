@@ -2,7 +2,7 @@
 
 use bytes::BufMut;
 
-use super::{Cx, Wire};
+use super::{Cx, Sizes, Wire};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, EncodeError, Reader};
 
@@ -10,12 +10,17 @@ impl Wire for bool {
     const TYPE: TypeSchema = TypeSchema::Bool;
 
     #[inline(always)]
-    fn size(&self, _cx: Cx) -> Result<usize, EncodeError> {
+    fn size(&self, _cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
         Ok(1)
     }
 
     #[inline(always)]
-    fn write<B: BufMut>(&self, buf: &mut B, _cx: Cx) -> Result<(), EncodeError> {
+    fn write<B: BufMut>(
+        &self,
+        buf: &mut B,
+        _cx: Cx,
+        _sizes: &mut Sizes,
+    ) -> Result<(), EncodeError> {
         buf.put_u8(u8::from(*self));
         Ok(())
     }
@@ -35,15 +40,14 @@ macro_rules! fixed_width {
     ($($ty:ty => $schema:ident),* $(,)?) => {$(
         impl Wire for $ty {
             const TYPE: TypeSchema = TypeSchema::$schema;
-            const MIN_SIZE: usize = std::mem::size_of::<$ty>();
 
             #[inline(always)]
-            fn size(&self, _cx: Cx) -> Result<usize, EncodeError> {
+            fn size(&self, _cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
                 Ok(std::mem::size_of::<$ty>())
             }
 
             #[inline(always)]
-            fn write<B: BufMut>(&self, buf: &mut B, _cx: Cx) -> Result<(), EncodeError> {
+            fn write<B: BufMut>(&self, buf: &mut B, _cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
                 buf.put_slice(&self.to_be_bytes());
                 Ok(())
             }
@@ -78,8 +82,8 @@ mod tests {
     fn round_trip<T: Wire + PartialEq + std::fmt::Debug>(value: T, expected: &[u8]) {
         let cx = Cx::new(0, false);
         let mut out = Vec::new();
-        assert_eq!(value.size(cx).unwrap(), expected.len());
-        value.write(&mut out, cx).unwrap();
+        assert_eq!(value.size(cx, &mut Sizes::new()).unwrap(), expected.len());
+        value.write(&mut out, cx, &mut Sizes::new()).unwrap();
         assert_eq!(out, expected);
         let input = Bytes::from(out);
         let mut reader = Reader::new(&input);

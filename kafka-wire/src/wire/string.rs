@@ -2,13 +2,15 @@
 //! (compact). [`KafkaString`] is the zero-copy form; `String` works too.
 
 use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
 use bytes::{BufMut, Bytes};
 
 use super::length::{self, Classic};
-use super::{Cx, Nullable, Wire};
+use super::{Cx, Nullable, Sizes, Wire};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
 
@@ -28,8 +30,13 @@ const MAX_STRING_LEN: usize = i16::MAX as usize;
 /// assert_eq!(name.len(), 7);
 /// let owned: KafkaString = String::from("topic").into();
 /// assert_eq!(owned, "topic");
+///
+/// // It hashes and orders as its `str`, so maps keyed by it are looked up by `&str`.
+/// let mut offsets = std::collections::HashMap::new();
+/// offsets.insert(KafkaString::from_static("orders"), 42);
+/// assert_eq!(offsets.get("orders"), Some(&42));
 /// ```
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Default)]
 pub struct KafkaString(Bytes);
 
 impl KafkaString {
@@ -70,9 +77,37 @@ impl AsRef<str> for KafkaString {
     }
 }
 
+// `Borrow<str>` promises that equality, ordering and hashing agree with `str`'s, so
+// all four are defined by the `str`.
 impl Borrow<str> for KafkaString {
     fn borrow(&self) -> &str {
         self.as_str()
+    }
+}
+
+impl PartialEq for KafkaString {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for KafkaString {}
+
+impl PartialOrd for KafkaString {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for KafkaString {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl Hash for KafkaString {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
@@ -157,12 +192,12 @@ impl Wire for KafkaString {
     const TYPE: TypeSchema = TypeSchema::String;
 
     #[inline]
-    fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+    fn size(&self, cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
         string_size(self.0.len(), cx)
     }
 
     #[inline]
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
         put_string(buf, &self.0, cx)
     }
 
@@ -201,11 +236,11 @@ impl Nullable for KafkaString {
 impl Wire for String {
     const TYPE: TypeSchema = TypeSchema::String;
 
-    fn size(&self, cx: Cx) -> Result<usize, EncodeError> {
+    fn size(&self, cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
         string_size(self.len(), cx)
     }
 
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx) -> Result<(), EncodeError> {
+    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
         put_string(buf, self.as_bytes(), cx)
     }
 
@@ -246,11 +281,32 @@ mod tests {
     fn classic_and_compact_forms() {
         let s = KafkaString::from_static("abc");
         let mut classic = Vec::new();
-        s.write(&mut classic, Cx::new(0, false)).unwrap();
+        s.write(&mut classic, Cx::new(0, false), &mut Sizes::new())
+            .unwrap();
         assert_eq!(classic, [0, 3, b'a', b'b', b'c']);
         let mut compact = Vec::new();
-        s.write(&mut compact, Cx::new(0, true)).unwrap();
+        s.write(&mut compact, Cx::new(0, true), &mut Sizes::new())
+            .unwrap();
         assert_eq!(compact, [4, b'a', b'b', b'c']);
+    }
+
+    #[test]
+    fn maps_keyed_by_kafka_strings_are_looked_up_by_str() {
+        use std::collections::{BTreeMap, HashMap};
+        let names = ["orders", "payments", "audit"];
+        let hashed: HashMap<KafkaString, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (KafkaString::from(*n), i))
+            .collect();
+        let ordered: BTreeMap<KafkaString, usize> = hashed.clone().into_iter().collect();
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(hashed.get(*name), Some(&i), "HashMap lookup of {name}");
+            assert_eq!(ordered.get(*name), Some(&i), "BTreeMap lookup of {name}");
+        }
+        assert!(!hashed.contains_key("missing"));
+        let sorted: Vec<&str> = ordered.keys().map(KafkaString::as_str).collect();
+        assert_eq!(sorted, ["audit", "orders", "payments"]);
     }
 
     #[test]
@@ -264,7 +320,9 @@ mod tests {
     fn too_long_strings_fail_both_ways() {
         let long = KafkaString::from("x".repeat(40_000));
         assert!(matches!(
-            long.size(Cx::new(0, true)).unwrap_err().kind(),
+            long.size(Cx::new(0, true), &mut Sizes::new())
+                .unwrap_err()
+                .kind(),
             EncodeErrorKind::StringTooLong(40_000)
         ));
         let mut compact = Vec::new();

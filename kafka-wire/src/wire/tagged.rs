@@ -6,7 +6,7 @@ use std::fmt;
 use bytes::{BufMut, Bytes};
 
 use super::varint::{put_unsigned_varint, unsigned_varint_size};
-use super::{Cx, Wire};
+use super::{Cx, Sizes, Wire};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
 
 /// A tagged field this code does not know: its tag and raw value.
@@ -48,6 +48,15 @@ impl UnknownTaggedFields {
         let fields = self.0.get_or_insert_with(Box::default);
         let at = fields.partition_point(|f| f.tag <= tag);
         fields.insert(at, RawTaggedField { tag, data });
+    }
+
+    /// Appends a field whose tag is above every tag held: what decoding does, since
+    /// it refuses tags that do not ascend. Constant time, so a section of any
+    /// length decodes in linear time.
+    fn push_ascending(&mut self, tag: u32, data: Bytes) {
+        let fields = self.0.get_or_insert_with(Box::default);
+        debug_assert!(fields.last().is_none_or(|last| last.tag < tag));
+        fields.push(RawTaggedField { tag, data });
     }
 
     /// The fields, in tag order.
@@ -121,38 +130,77 @@ fn entry_size(tag: u32, len: usize) -> usize {
     unsigned_varint_size(tag) + unsigned_varint_size(len as u32) + len
 }
 
-/// Adds up the tagged section while a struct computes its size.
-#[derive(Debug, Default)]
+/// Adds up a struct's tagged section while the struct computes its size, and
+/// records in [`Sizes`] what writing the section needs: its field count, and for
+/// each known tagged field whether it is present and how large its value is.
+#[derive(Debug)]
 pub struct TaggedSize {
+    /// Where the count goes; only structs that declare tags record it, since for
+    /// the others it is the number of unknown fields, known when writing anyway.
+    count_slot: Option<usize>,
+    flexible: bool,
     count: usize,
     size: usize,
 }
 
 impl TaggedSize {
-    /// Counts one known tagged field holding `value`.
+    /// Starts the section of a struct declaring `known_tags` tags (always
+    /// `0..known_tags`, which the derive checks).
+    #[inline(always)]
+    pub fn begin(known_tags: u32, cx: Cx, sizes: &mut Sizes) -> Self {
+        let flexible = cx.flexible;
+        TaggedSize {
+            count_slot: (flexible && known_tags > 0).then(|| sizes.reserve()),
+            flexible,
+            count: 0,
+            size: 0,
+        }
+    }
+
+    /// Sizes one known tagged field, `present` when it goes into the section.
     #[inline]
-    pub fn add<T: Wire>(&mut self, tag: u32, value: &T, cx: Cx) -> Result<(), EncodeError> {
-        let len = value.size(cx)?;
+    pub(crate) fn field<T: Wire>(
+        &mut self,
+        tag: u32,
+        present: bool,
+        value: &T,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<(), EncodeError> {
+        if !self.flexible {
+            // Refused in `finish`, once, whatever else the section holds.
+            self.count += usize::from(present);
+            return Ok(());
+        }
+        // Zero for absent, else the value's size plus one.
+        let slot = sizes.reserve();
+        if !present {
+            return Ok(());
+        }
+        let len = value.size(cx, sizes)?;
+        sizes.fill(slot, len + 1)?;
         self.count += 1;
         self.size += entry_size(tag, len);
         Ok(())
     }
 
-    /// The section's size, unknown fields included. `known_tags` is the number of
-    /// tags the struct declares (always `0..known_tags`, which the derive checks).
+    /// The section's size, unknown fields included, which must not reuse a known
+    /// tag (`0..known_tags`) and must ascend.
     #[inline(always)]
     pub fn finish(
         self,
         unknown: Option<&UnknownTaggedFields>,
         known_tags: u32,
-        cx: Cx,
+        version: i16,
+        sizes: &mut Sizes,
     ) -> Result<usize, EncodeError> {
         let no_unknown = unknown.is_none_or(UnknownTaggedFields::is_empty);
         if no_unknown && self.count == 0 {
-            // The common case: an empty section is one zero byte, or nothing.
-            return Ok(usize::from(cx.flexible));
+            // The common case: an empty section is one zero byte (a count already
+            // recorded as zero), or nothing.
+            return Ok(usize::from(self.flexible));
         }
-        self.finish_with(unknown, known_tags, cx)
+        self.finish_with(unknown, known_tags, version, sizes)
     }
 
     #[inline(never)]
@@ -160,7 +208,8 @@ impl TaggedSize {
         mut self,
         unknown: Option<&UnknownTaggedFields>,
         known_tags: u32,
-        cx: Cx,
+        version: i16,
+        sizes: &mut Sizes,
     ) -> Result<usize, EncodeError> {
         if let Some(unknown) = unknown {
             let mut previous: Option<u32> = None;
@@ -173,37 +222,42 @@ impl TaggedSize {
                 self.size += entry_size(field.tag, field.data.len());
             }
         }
-        if !cx.flexible {
-            if self.count > 0 {
-                return Err(EncodeError::new(
-                    EncodeErrorKind::TaggedFieldsNotSupported {
-                        version: cx.version,
-                    },
-                ));
-            }
-            return Ok(0);
+        if !self.flexible {
+            return Err(EncodeError::new(
+                EncodeErrorKind::TaggedFieldsNotSupported { version },
+            ));
+        }
+        if let Some(slot) = self.count_slot {
+            sizes.fill(slot, self.count)?;
         }
         Ok(unsigned_varint_size(self.count as u32) + self.size)
     }
 }
 
-/// Writes the tagged section, merging known fields with unknown ones in tag order.
+/// Writes the tagged section that [`TaggedSize`] sized, merging known fields with
+/// unknown ones in tag order.
 #[derive(Debug)]
 pub struct TaggedWriter<'u> {
     unknown: &'u [RawTaggedField],
 }
 
 impl<'u> TaggedWriter<'u> {
-    /// Starts the section: writes the count of known fields present plus unknown ones.
+    /// Starts the section: writes its field count.
     #[inline]
     pub fn begin<B: BufMut>(
         buf: &mut B,
-        known_present: usize,
+        known_tags: u32,
         unknown: Option<&'u UnknownTaggedFields>,
-    ) -> Self {
+        sizes: &mut Sizes,
+    ) -> Result<Self, EncodeError> {
         let unknown = unknown.map_or(&[][..], UnknownTaggedFields::as_slice);
-        put_unsigned_varint(buf, (known_present + unknown.len()) as u32);
-        TaggedWriter { unknown }
+        let count = if known_tags > 0 {
+            sizes.take()?
+        } else {
+            unknown.len() as u32
+        };
+        put_unsigned_varint(buf, count);
+        Ok(TaggedWriter { unknown })
     }
 
     /// Writes the unknown fields whose tag is below `tag` (all of them for `None`).
@@ -227,19 +281,24 @@ impl<'u> TaggedWriter<'u> {
         }
     }
 
-    /// Writes one known field; call in ascending tag order.
+    /// Writes one known field if sizing found it present; call in ascending tag
+    /// order, for every known tagged field.
     #[inline]
-    pub fn field<B: BufMut, T: Wire>(
+    pub(crate) fn field<B: BufMut, T: Wire>(
         &mut self,
         buf: &mut B,
         tag: u32,
         value: &T,
         cx: Cx,
+        sizes: &mut Sizes,
     ) -> Result<(), EncodeError> {
+        let Some(len) = sizes.take()?.checked_sub(1) else {
+            return Ok(());
+        };
         self.flush_below(buf, Some(tag));
         put_unsigned_varint(buf, tag);
-        put_unsigned_varint(buf, value.size(cx)? as u32);
-        value.write(buf, cx)
+        put_unsigned_varint(buf, len);
+        value.write(buf, cx, sizes)
     }
 
     /// Writes the unknown fields left.
@@ -250,17 +309,28 @@ impl<'u> TaggedWriter<'u> {
 }
 
 /// Reads a tagged section. `known` reads a known tag's value and returns `true`, or
-/// returns `false` without reading for a tag it does not know.
+/// returns `false` without reading for a tag it does not know, which is kept in
+/// `unknown`. Tags must strictly ascend, as Kafka writes them: anything else is
+/// refused, so what decodes can be encoded again, and in linear time.
 #[inline]
 pub fn read_tagged_section(
     reader: &mut Reader<'_>,
-    unknown: Option<&mut UnknownTaggedFields>,
+    mut unknown: Option<&mut UnknownTaggedFields>,
     mut known: impl FnMut(u32, &mut Reader<'_>) -> Result<bool, DecodeError>,
 ) -> Result<(), DecodeError> {
     let count = reader.read_unsigned_varint()?;
-    let mut unknown = unknown;
+    let mut previous: Option<u32> = None;
+    // Each entry takes at least two bytes, so a lying count ends at the input's end.
     for _ in 0..count {
+        let tag_at = reader.position();
         let tag = reader.read_unsigned_varint()?;
+        if let Some(previous) = previous.filter(|&p| p >= tag) {
+            return Err(DecodeError::new(
+                DecodeErrorKind::TagsOutOfOrder { tag, previous },
+                tag_at,
+            ));
+        }
+        previous = Some(tag);
         let size = reader.read_unsigned_varint()? as usize;
         let start = reader.position();
         let (handled, used) = reader.limited(size, |r| known(tag, r))?;
@@ -280,7 +350,7 @@ pub fn read_tagged_section(
         let Some(keep) = unknown.as_deref_mut() else {
             return Err(reader.error(DecodeErrorKind::UnknownTagNotKept(tag)));
         };
-        keep.insert(tag, reader.read_bytes(size)?);
+        keep.push_ascending(tag, reader.read_bytes(size)?);
     }
     Ok(())
 }

@@ -1,21 +1,40 @@
-//! Kafka's `uuid`: sixteen raw bytes.
+//! Kafka's `uuid`: sixteen raw bytes, printed as Kafka prints them.
 
 use std::fmt;
+use std::str::FromStr;
 
+use base64::alphabet::URL_SAFE;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine;
 use bytes::BufMut;
 
-use super::{Cx, Wire};
+use super::{Cx, Sizes, Wire};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, EncodeError, Reader};
 
-/// A Kafka UUID (topic IDs, directory IDs): 16 bytes, written as they are.
+/// Kafka's text form of a UUID: URL-safe base64 of the 16 bytes, without padding
+/// (`Uuid.toString()`); like Kafka's parser, it also reads the padded form.
+const KAFKA_BASE64: GeneralPurpose = GeneralPurpose::new(
+    &URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// A Kafka UUID (topic IDs, directory IDs): 16 bytes on the wire.
+///
+/// It prints and parses as Kafka's `Uuid.toString()` and `Uuid.fromString()` do and
+/// as Kafka's tools and JSON show it: 22 characters of URL-safe base64.
 ///
 /// ```
 /// use kafka_wire::Uuid;
 ///
-/// let id = Uuid::from_u64_pair(1, 2);
-/// assert_eq!(id.as_bytes()[7], 1);
-/// assert_eq!(Uuid::ZERO.to_string(), "00000000-0000-0000-0000-000000000000");
+/// let id = Uuid::from_u64_pair(0x1122_3344_5566_7788, 0x99aa_bbcc_ddee_ff00);
+/// assert_eq!(id.to_string(), "ESIzRFVmd4iZqrvM3e7_AA");
+/// assert_eq!("ESIzRFVmd4iZqrvM3e7_AA".parse::<Uuid>(), Ok(id));
+/// assert_eq!(Uuid::ZERO.to_string(), "AAAAAAAAAAAAAAAAAAAAAA");
+/// assert!("not a uuid".parse::<Uuid>().is_err());
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Uuid([u8; 16]);
@@ -23,6 +42,9 @@ pub struct Uuid([u8; 16]);
 impl Uuid {
     /// The all-zero UUID, Kafka's default and "no topic ID".
     pub const ZERO: Uuid = Uuid([0; 16]);
+
+    /// Kafka's `Uuid.ONE_UUID`, reserved for metadata topics.
+    pub const ONE: Uuid = Uuid::from_u64_pair(0, 1);
 
     /// From raw bytes.
     pub const fn from_bytes(bytes: [u8; 16]) -> Self {
@@ -47,19 +69,49 @@ impl Uuid {
 
 impl fmt::Display for Uuid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, b) in self.0.iter().enumerate() {
-            if matches!(i, 4 | 6 | 8 | 10) {
-                f.write_str("-")?;
-            }
-            write!(f, "{b:02x}")?;
+        let mut text = [0u8; 22];
+        match KAFKA_BASE64.encode_slice(self.0, &mut text) {
+            Ok(len) => f.write_str(std::str::from_utf8(&text[..len]).map_err(|_| fmt::Error)?),
+            Err(_) => Err(fmt::Error),
         }
-        Ok(())
     }
 }
 
 impl fmt::Debug for Uuid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Uuid({self})")
+    }
+}
+
+/// Why a string is not a Kafka UUID.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UuidParseError {
+    /// Longer than the 24 characters of the padded form (Kafka's own limit).
+    #[error("{0} characters is too long for a base64 UUID")]
+    TooLong(usize),
+    /// Not URL-safe base64.
+    #[error("not URL-safe base64: {0}")]
+    NotBase64(String),
+    /// Base64, but not of 16 bytes.
+    #[error("decodes to {0} bytes, not the 16 of a UUID")]
+    WrongLength(usize),
+}
+
+impl FromStr for Uuid {
+    type Err = UuidParseError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text.len() > 24 {
+            return Err(UuidParseError::TooLong(text.len()));
+        }
+        let bytes = KAFKA_BASE64
+            .decode(text)
+            .map_err(|e| UuidParseError::NotBase64(e.to_string()))?;
+        let bytes: [u8; 16] = bytes
+            .try_into()
+            .map_err(|bytes: Vec<u8>| UuidParseError::WrongLength(bytes.len()))?;
+        Ok(Uuid(bytes))
     }
 }
 
@@ -71,15 +123,19 @@ impl From<[u8; 16]> for Uuid {
 
 impl Wire for Uuid {
     const TYPE: TypeSchema = TypeSchema::Uuid;
-    const MIN_SIZE: usize = 16;
 
     #[inline]
-    fn size(&self, _cx: Cx) -> Result<usize, EncodeError> {
+    fn size(&self, _cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
         Ok(16)
     }
 
     #[inline]
-    fn write<B: BufMut>(&self, buf: &mut B, _cx: Cx) -> Result<(), EncodeError> {
+    fn write<B: BufMut>(
+        &self,
+        buf: &mut B,
+        _cx: Cx,
+        _sizes: &mut Sizes,
+    ) -> Result<(), EncodeError> {
         buf.put_slice(&self.0);
         Ok(())
     }
@@ -91,5 +147,42 @@ impl Wire for Uuid {
 
     fn schema_default() -> Self {
         Uuid::ZERO
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_and_parse_agree_as_kafka_writes_them() {
+        for id in [
+            Uuid::ZERO,
+            Uuid::ONE,
+            Uuid([0xff; 16]),
+            Uuid::from_u64_pair(7, 9),
+        ] {
+            let text = id.to_string();
+            assert_eq!(text.len(), 22);
+            assert_eq!(text.parse::<Uuid>(), Ok(id), "{text}");
+        }
+        // Kafka's ONE_UUID prints as AAAAAAAAAAAAAAAAAAAAAQ.
+        assert_eq!(Uuid::ONE.to_string(), "AAAAAAAAAAAAAAAAAAAAAQ");
+        assert_eq!(Uuid([0xff; 16]).to_string(), "_____________________w");
+        // The padded form reads too, as in Kafka.
+        assert_eq!("AAAAAAAAAAAAAAAAAAAAAQ==".parse::<Uuid>(), Ok(Uuid::ONE));
+    }
+
+    #[test]
+    fn malformed_text_is_refused() {
+        assert_eq!(
+            "AAAAAAAAAAAAAAAAAAAAAAAAA".parse::<Uuid>(),
+            Err(UuidParseError::TooLong(25))
+        );
+        assert_eq!("AAAA".parse::<Uuid>(), Err(UuidParseError::WrongLength(3)));
+        assert!(matches!(
+            "AAAAAAAAAAAAAAAAAAAA+A".parse::<Uuid>(),
+            Err(UuidParseError::NotBase64(_))
+        ));
     }
 }

@@ -67,6 +67,7 @@ impl ValueClass {
             | TypeSchema::Records
             | TypeSchema::Array(_)
             | TypeSchema::Struct(_) => ValueClass::Composite,
+            other => panic!("the checker does not know the type {other}"),
         }
     }
 }
@@ -215,7 +216,7 @@ mod tests {
     #[test]
     fn absent_range_is_none() {
         assert_eq!(range(None), Ok(VersionRange::NONE));
-        assert_eq!(range(Some("0+")), Ok(VersionRange::from(0)));
+        assert_eq!(range(Some("0+")), Ok(VersionRange::at_least(0)));
         assert!(range(Some("x")).is_err());
     }
 }

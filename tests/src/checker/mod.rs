@@ -39,10 +39,7 @@ impl Runtime {
     /// The messages crate's registry.
     pub fn registry() -> Runtime {
         Runtime {
-            messages: kafka_wire_messages::registry::messages()
-                .into_iter()
-                .map(|m| m.schema)
-                .collect(),
+            messages: kafka_wire_messages::registry::schemas(),
             retired: kafka_wire_messages::registry::RETIRED_API_KEYS,
         }
     }

@@ -1,6 +1,6 @@
 //! First drafts of message files: Rust source for Kafka schemas, following the
 //! conventions of `messages/src/` (derives, `#[kafka]` attributes, `about` as doc
-//! comments, nested structs and commonStructs, `unknown_tagged`, `MESSAGES`).
+//! comments, nested structs and commonStructs, `unknown_tagged`, `#[non_exhaustive]`).
 //!
 //! A draft is a starting point: read it against the JSON, give each struct and the
 //! module a better one-line doc, then run `cargo fmt` and the schema checker.
@@ -158,6 +158,7 @@ pub fn render(messages: &[SchemaMessage]) -> String {
             body.push('\n');
             emit::doc(&mut body, "", &nested.doc);
             body.push_str("#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]\n");
+            body.push_str("#[non_exhaustive]\n");
             if nested.rust != nested.json {
                 body.push_str(&format!("#[kafka(name = \"{}\")]\n", nested.json));
             }
@@ -174,7 +175,6 @@ pub fn render(messages: &[SchemaMessage]) -> String {
     let mut out = String::new();
     out.push_str(&format!("//! {}\n\n", module_doc(messages)));
     // In rustfmt's order (`crate` first), so `cargo fmt` leaves them alone.
-    out.push_str("use crate::registry::Registered;\n");
     if body.contains(": BrokerIds") || body.contains("<BrokerIds") {
         out.push_str("use crate::BrokerIds;\n");
     }
@@ -182,12 +182,6 @@ pub fn render(messages: &[SchemaMessage]) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    out.push_str("\n/// The messages of this module, for the registry.\n");
-    out.push_str("pub(crate) const MESSAGES: &[Registered] = &[\n");
-    for message in messages {
-        out.push_str(&format!("    Registered::of::<{}>(),\n", message.name));
-    }
-    out.push_str("];\n");
     out.push_str(&body);
     out
 }
@@ -246,6 +240,7 @@ fn message_struct(out: &mut String, plan: &Plan<'_>, index: usize, message: &Sch
     };
     emit::doc(out, "", &doc);
     out.push_str("#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]\n");
+    out.push_str("#[non_exhaustive]\n");
     let mut parts = Vec::new();
     if let Some(key) = message.api_key {
         parts.push(format!("api_key = {key}"));

@@ -140,6 +140,7 @@ impl<'c, C: Choices> Walker<'c, C> {
                 self.structure(out, schema);
                 self.depth -= 1;
             }
+            other => panic!("the schema writer does not know the type {other}"),
         }
     }
 

@@ -9,8 +9,8 @@ mod read;
 use std::fmt;
 use std::path::Path;
 
+use crate::codecs::Codec;
 use bytes::Bytes;
-use kafka_wire_messages::registry::Registered;
 
 pub use read::{decode_hex, encode_hex, vector_files, Vector, VectorFile};
 
@@ -28,6 +28,12 @@ pub struct VectorReport {
 }
 
 impl VectorReport {
+    /// True when the run proved something and nothing failed: at least one vector
+    /// was checked. A folder whose vectors are all pending proves nothing.
+    pub fn passed(&self) -> bool {
+        self.checked > 0 && self.failures.is_empty()
+    }
+
     /// The closing line: `N vectors checked, P pending, F failed`.
     pub fn summary(&self) -> String {
         format!(
@@ -47,7 +53,7 @@ impl fmt::Display for VectorReport {
 }
 
 /// Runs every vector under `dir` through the struct `lookup` finds for its message.
-pub fn run(dir: &Path, lookup: impl Fn(&str) -> Option<Registered>) -> VectorReport {
+pub fn run(dir: &Path, lookup: impl Fn(&str) -> Option<Codec>) -> VectorReport {
     let mut report = VectorReport::default();
     let files = match vector_files(dir) {
         Ok(files) => files,
@@ -69,7 +75,7 @@ pub fn run(dir: &Path, lookup: impl Fn(&str) -> Option<Registered>) -> VectorRep
                 continue;
             }
         };
-        let Some(registered) = lookup(&file.message) else {
+        let Some(codec) = lookup(&file.message) else {
             report.pending += vectors.len();
             match &mut pending_message {
                 Some((name, count)) if *name == file.message => *count += vectors.len(),
@@ -82,7 +88,7 @@ pub fn run(dir: &Path, lookup: impl Fn(&str) -> Option<Registered>) -> VectorRep
         };
         for vector in &vectors {
             report.checked += 1;
-            if let Err(failure) = round_trip(registered, vector) {
+            if let Err(failure) = round_trip(codec, vector) {
                 report.failures.push(failure);
             }
         }
@@ -100,11 +106,10 @@ fn flush_pending(report: &mut VectorReport, pending: Option<(String, usize)>) {
 }
 
 /// Decodes the vector's bytes and encodes them again; they must come back unchanged.
-fn round_trip(registered: Registered, vector: &Vector) -> Result<(), String> {
+fn round_trip(codec: Codec, vector: &Vector) -> Result<(), String> {
     let label = format!("{} v{} {}", vector.message, vector.version, vector.name);
     let input = Bytes::copy_from_slice(&vector.bytes);
-    let output =
-        (registered.recode)(&input, vector.version).map_err(|e| format!("{label}: {e}"))?;
+    let output = (codec.recode)(&input, vector.version).map_err(|e| format!("{label}: {e}"))?;
     if output[..] == vector.bytes[..] {
         return Ok(());
     }

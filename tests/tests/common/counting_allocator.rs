@@ -1,5 +1,6 @@
 //! A global allocator that counts what each thread allocates, for tests that make
-//! claims about memory: hostile lengths cost nothing, short arrays are held in place.
+//! claims about memory: hostile lengths cost nothing, short arrays are held in place,
+//! lying inputs fail before they cost more than a multiple of their size.
 //!
 //! `GlobalAlloc` is an unsafe trait, hence the only unsafe code in the workspace: the
 //! test crates do not inherit the workspace's `forbid(unsafe_code)`. Each method
@@ -9,55 +10,78 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-/// What one thread allocated: bytes, and the number of allocations.
+/// What one thread allocated while measured.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Allocated {
     /// Bytes requested (a reallocation counts its whole new size: an upper bound).
     pub bytes: usize,
     /// Allocations and reallocations made.
     pub calls: usize,
+    /// The most bytes held at once beyond what was held when measuring began.
+    pub peak: usize,
 }
+
+#[derive(Clone, Copy)]
+struct Counters {
+    bytes: usize,
+    calls: usize,
+    /// Bytes held now, relative to the start (memory allocated earlier and freed
+    /// meanwhile makes it negative).
+    live: isize,
+    peak: isize,
+}
+
+const ZERO: Counters = Counters {
+    bytes: 0,
+    calls: 0,
+    live: 0,
+    peak: 0,
+};
 
 struct CountingAllocator;
 
 thread_local! {
     // Per thread, so tests running in parallel do not see each other's allocations;
     // `const` initialisation: reading it never allocates, which an allocator needs.
-    static ALLOCATED: Cell<Allocated> = const { Cell::new(Allocated { bytes: 0, calls: 0 }) };
+    static COUNTERS: Cell<Counters> = const { Cell::new(ZERO) };
 }
 
-fn count(bytes: usize) {
+fn count(requested: usize, grown: isize) {
     // `try_with`: during thread teardown the slot may be gone; such allocations are
     // not inside a measured call anyway.
-    let _ = ALLOCATED.try_with(|total| {
-        let so_far = total.get();
-        total.set(Allocated {
-            bytes: so_far.bytes + bytes,
-            calls: so_far.calls + 1,
-        });
+    let _ = COUNTERS.try_with(|counters| {
+        let mut c = counters.get();
+        if requested > 0 {
+            c.bytes += requested;
+            c.calls += 1;
+        }
+        c.live += grown;
+        c.peak = c.peak.max(c.live);
+        counters.set(c);
     });
 }
 
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
+        count(layout.size(), layout.size() as isize);
         // SAFETY: forwarded unchanged; the caller upholds `alloc`'s contract.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
+        count(layout.size(), layout.size() as isize);
         // SAFETY: forwarded unchanged; the caller upholds `alloc_zeroed`'s contract.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count(0, -(layout.size() as isize));
         // SAFETY: forwarded unchanged; `ptr` came from `System` with this layout.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size);
+        count(new_size, new_size as isize - layout.size() as isize);
         // SAFETY: forwarded unchanged; the caller upholds `realloc`'s contract.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -67,8 +91,15 @@ unsafe impl GlobalAlloc for CountingAllocator {
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// Runs `f` and returns its result with what this thread allocated meanwhile.
+/// The result is dropped by the caller, after the measurement.
 pub fn allocated_during<R>(f: impl FnOnce() -> R) -> (R, Allocated) {
-    ALLOCATED.with(|total| total.set(Allocated::default()));
+    COUNTERS.with(|c| c.set(ZERO));
     let result = f();
-    (result, ALLOCATED.with(Cell::get))
+    let c = COUNTERS.with(Cell::get);
+    let allocated = Allocated {
+        bytes: c.bytes,
+        calls: c.calls,
+        peak: c.peak.max(0) as usize,
+    };
+    (result, allocated)
 }

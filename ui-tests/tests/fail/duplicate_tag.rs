@@ -7,6 +7,8 @@ pub struct DuplicateTag {
     pub first: i32,
     #[kafka(versions = "0+", tag = 0)]
     pub second: i32,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

@@ -7,6 +7,8 @@ use kafka_wire::KafkaString;
 pub struct OverrideNotOpenEnded {
     #[kafka(versions = "0+", flexible = "3-4")]
     pub name: KafkaString,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

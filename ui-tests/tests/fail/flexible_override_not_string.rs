@@ -5,6 +5,8 @@
 pub struct FlexibleOverrideNotString {
     #[kafka(versions = "0+", flexible = "none")]
     pub count: i32,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

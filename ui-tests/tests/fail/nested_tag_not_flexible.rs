@@ -4,6 +4,8 @@
 pub struct Child {
     #[kafka(versions = "0+", tag = 0, tagged = "1+")]
     pub hint: i32,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 #[derive(kafka_wire::Message)]
@@ -11,6 +13,8 @@ pub struct Child {
 pub struct Parent {
     #[kafka(versions = "0+")]
     pub children: Vec<Child>,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

@@ -8,6 +8,8 @@ use kafka_wire::KafkaString;
 pub struct NullablePartOfTagged {
     #[kafka(versions = "1+", tag = 0, nullable = "2+")]
     pub name: Option<KafkaString>,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

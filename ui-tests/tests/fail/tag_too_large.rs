@@ -5,6 +5,8 @@
 pub struct TagTooLarge {
     #[kafka(versions = "0+", tag = 4294967296)]
     pub hint: i32,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

@@ -5,6 +5,8 @@
 pub struct TagWithoutTaggedVersions {
     #[kafka(versions = "0+", tag = 0, tagged = "none")]
     pub hint: i32,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

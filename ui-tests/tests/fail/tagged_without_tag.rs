@@ -5,6 +5,8 @@
 pub struct TaggedWithoutTag {
     #[kafka(versions = "0+", tagged = "1+")]
     pub hint: i32,
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
 }
 
 fn main() {}

@@ -88,16 +88,16 @@ fn main() {
         ]
     );
     let field = |name| body.field(name).unwrap();
-    assert_eq!(field("Id").versions, VersionRange::from(0));
+    assert_eq!(field("Id").versions, VersionRange::at_least(0));
     assert_eq!(field("Id").about, "Present in every version.");
-    assert_eq!(field("AddedLater").versions, VersionRange::from(1));
+    assert_eq!(field("AddedLater").versions, VersionRange::at_least(1));
     assert!(field("AddedLater").ignorable && !field("Id").ignorable);
-    assert_eq!(field("Rack").nullable_versions, VersionRange::from(3));
+    assert_eq!(field("Rack").nullable_versions, VersionRange::at_least(3));
     assert!(field("Id").nullable_versions.is_empty());
     assert_eq!(field("Hint").tag, Some(0));
-    assert_eq!(field("Hint").tagged_versions, VersionRange::from(3));
+    assert_eq!(field("Hint").tagged_versions, VersionRange::at_least(3));
     assert_eq!(field("Note").tag, Some(1));
-    assert_eq!(field("Note").tagged_versions, VersionRange::from(2));
+    assert_eq!(field("Note").tagged_versions, VersionRange::at_least(2));
     assert_eq!(field("Id").tag, None);
     assert!(field("Id").tagged_versions.is_empty());
     assert_eq!(

@@ -31,7 +31,7 @@ fn main() {
     );
     assert_eq!(
         body.field("Payload").unwrap().flexible_versions,
-        Some(VersionRange::from(2))
+        Some(VersionRange::at_least(2))
     );
     assert_eq!(body.field("Plain").unwrap().flexible_versions, None);
 

@@ -54,7 +54,7 @@ fn main() {
     assert_eq!(request.kind, MessageKind::Request);
     assert_eq!(request.api_key, Some(59));
     assert_eq!(request.valid_versions, VersionRange::new(0, 2));
-    assert_eq!(request.flexible_versions, VersionRange::from(1));
+    assert_eq!(request.flexible_versions, VersionRange::at_least(1));
     assert_eq!(request.listeners, ["broker", "controller"]);
     assert!(request.latest_version_unstable);
     assert_eq!(request.about, "Fetches a snapshot.");

@@ -1,4 +1,11 @@
 //! Kafka's version ranges: `"3+"`, `"0-12"`, `"7"` and `"none"`.
+//!
+//! One grammar, used by the `kafka-wire` runtime (which re-exports [`VersionRange`])
+//! and by its derive, so an attribute the derive accepts is exactly a string the
+//! runtime parses: ASCII digits only (no sign), surrounding whitespace ignored, the
+//! bounds within 0 to 32767 and in order.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::fmt;
 
@@ -7,7 +14,7 @@ use std::fmt;
 /// Parsing is a `const fn`, so ranges can be checked at compile time.
 ///
 /// ```
-/// use kafka_wire::VersionRange;
+/// use kafka_wire_version::VersionRange;
 ///
 /// const FLEXIBLE: VersionRange = VersionRange::parse_or_panic("3+");
 /// assert!(FLEXIBLE.contains(3) && FLEXIBLE.contains(i16::MAX) && !FLEXIBLE.contains(2));
@@ -22,19 +29,30 @@ pub struct VersionRange {
 }
 
 /// Why a version range string could not be parsed.
+///
+/// ```
+/// use kafka_wire_version::{VersionRange, VersionRangeError};
+///
+/// assert_eq!(VersionRange::parse("3-2"), Err(VersionRangeError::Reversed));
+/// assert_eq!(
+///     VersionRange::parse("+3").unwrap_err().to_string(),
+///     "expected a version number: write `N`, `N+`, `N-M` or `none`"
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VersionRangeError {
     /// The string was empty.
-    #[error("empty version range")]
+    #[error("empty version range: write `N`, `N+`, `N-M` or `none`")]
     Empty,
-    /// A part of the string was not a version number.
-    #[error("`{0}` is not a version range: expected `N`, `N+`, `N-M` or `none`")]
+    /// The string does not have the shape of a range; says what was wrong.
+    #[error("{0}: write `N`, `N+`, `N-M` or `none`")]
     Malformed(&'static str),
-    /// A version number does not fit an int16 or is negative.
+    /// A version number is above 32767.
     #[error("version number out of range: versions are 0 to 32767")]
     OutOfRange,
     /// The upper bound is below the lower bound.
-    #[error("the upper bound of a version range is below its lower bound")]
+    #[error("the upper bound is below the lower bound")]
     Reversed,
 }
 
@@ -56,12 +74,19 @@ impl VersionRange {
         }
     }
 
-    /// The open-ended range `min+`.
-    pub const fn from(min: i16) -> Self {
+    /// The open-ended range `min+`: every version from `min` on.
+    ///
+    /// ```
+    /// use kafka_wire_version::VersionRange;
+    ///
+    /// assert_eq!(VersionRange::at_least(3).to_string(), "3+");
+    /// ```
+    pub const fn at_least(min: i16) -> Self {
         VersionRange { min, max: i16::MAX }
     }
 
-    /// Parses `"N"`, `"N+"`, `"N-M"` or `"none"`. Surrounding spaces are allowed.
+    /// Parses `"N"`, `"N+"`, `"N-M"` or `"none"`. Surrounding whitespace is allowed,
+    /// as Kafka's own parser trims it; a sign is not.
     pub const fn parse(text: &str) -> Result<Self, VersionRangeError> {
         let bytes = trim(text.as_bytes());
         if bytes.is_empty() {
@@ -78,10 +103,12 @@ impl VersionRange {
             return Ok(VersionRange { min, max: min });
         }
         if rest.len() == 1 && rest[0] == b'+' {
-            return Ok(Self::from(min));
+            return Ok(Self::at_least(min));
         }
         if rest[0] != b'-' {
-            return Err(VersionRangeError::Malformed("unexpected character"));
+            return Err(VersionRangeError::Malformed(
+                "expected `+`, `-` or nothing after the first version",
+            ));
         }
         let (_, after_dash) = rest.split_at(1);
         let (max, tail) = match number(after_dash) {
@@ -89,7 +116,9 @@ impl VersionRange {
             Err(e) => return Err(e),
         };
         if !tail.is_empty() {
-            return Err(VersionRangeError::Malformed("trailing characters"));
+            return Err(VersionRangeError::Malformed(
+                "unexpected characters after the second version",
+            ));
         }
         if max < min {
             return Err(VersionRangeError::Reversed);
@@ -188,10 +217,16 @@ impl std::str::FromStr for VersionRange {
 }
 
 const fn trim(mut bytes: &[u8]) -> &[u8] {
-    while let [b' ', rest @ ..] = bytes {
+    while let [first, rest @ ..] = bytes {
+        if !first.is_ascii_whitespace() {
+            break;
+        }
         bytes = rest;
     }
-    while let [rest @ .., b' '] = bytes {
+    while let [rest @ .., last] = bytes {
+        if !last.is_ascii_whitespace() {
+            break;
+        }
         bytes = rest;
     }
     bytes
@@ -235,7 +270,7 @@ mod tests {
 
     #[test]
     fn parses_every_form() {
-        assert_eq!(VersionRange::parse("3+"), Ok(VersionRange::from(3)));
+        assert_eq!(VersionRange::parse("3+"), Ok(VersionRange::at_least(3)));
         assert_eq!(VersionRange::parse("0-12"), Ok(VersionRange::new(0, 12)));
         assert_eq!(VersionRange::parse("7"), Ok(VersionRange::new(7, 7)));
         assert_eq!(VersionRange::parse(" none "), Ok(VersionRange::NONE));

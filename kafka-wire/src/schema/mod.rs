@@ -3,12 +3,18 @@
 //! Every derived message and struct carries one of these as an associated constant,
 //! so tests and tools can compare it with Kafka's JSON schemas or print it.
 
+mod min_size;
+pub(crate) mod nested;
+
 use std::fmt;
 
 use crate::VersionRange;
 
+pub use min_size::MinSizes;
+
 /// What kind of schema a message is, Kafka's `"type"` key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum MessageKind {
     /// A request body, sent by a client.
     Request,
@@ -49,6 +55,7 @@ impl fmt::Display for MessageKind {
 /// assert_eq!(ARRAY_OF_INT32.to_string(), "[]int32");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum TypeSchema {
     /// `bool`
     Bool,
@@ -81,34 +88,39 @@ pub enum TypeSchema {
 }
 
 impl TypeSchema {
-    /// True for the types Kafka lets be null: strings, bytes, records, arrays and structs.
-    pub const fn can_be_null(&self) -> bool {
-        matches!(
-            self,
-            TypeSchema::String
-                | TypeSchema::Bytes
-                | TypeSchema::Records
-                | TypeSchema::Array(_)
-                | TypeSchema::Struct(_)
-        )
-    }
-
-    /// True for the types a field-level `flexible` override may apply to.
-    pub const fn allows_flexible_override(&self) -> bool {
-        matches!(self, TypeSchema::String | TypeSchema::Bytes)
-    }
-
-    /// True for the types `zero_copy` may apply to.
-    pub const fn allows_zero_copy(&self) -> bool {
-        matches!(self, TypeSchema::Bytes | TypeSchema::Records)
-    }
-
     /// The struct this type holds, directly or as array elements.
     pub const fn struct_schema(&self) -> Option<&'static StructSchema> {
         match self {
             TypeSchema::Struct(s) => Some(s),
             TypeSchema::Array(inner) => inner.struct_schema(),
             _ => None,
+        }
+    }
+
+    /// The fewest bytes a value of this type takes at `version`: `compact` when its
+    /// lengths are varints there, `nullable` when it may be null there (a null struct
+    /// is its one-byte marker). Bounds what decoding reserves for an array's elements.
+    ///
+    /// ```
+    /// use kafka_wire::schema::TypeSchema;
+    ///
+    /// assert_eq!(TypeSchema::Int64.min_size(0, false, false), 8);
+    /// assert_eq!(TypeSchema::String.min_size(0, false, false), 2); // int16 length
+    /// assert_eq!(TypeSchema::String.min_size(0, true, false), 1); // varint length
+    /// ```
+    pub const fn min_size(&self, version: i16, compact: bool, nullable: bool) -> usize {
+        match self {
+            TypeSchema::Bool | TypeSchema::Int8 => 1,
+            TypeSchema::Int16 | TypeSchema::Uint16 => 2,
+            TypeSchema::Int32 | TypeSchema::Uint32 => 4,
+            TypeSchema::Int64 | TypeSchema::Float64 => 8,
+            TypeSchema::Uuid => 16,
+            TypeSchema::String if compact => 1,
+            TypeSchema::String => 2,
+            TypeSchema::Bytes | TypeSchema::Records | TypeSchema::Array(_) if compact => 1,
+            TypeSchema::Bytes | TypeSchema::Records | TypeSchema::Array(_) => 4,
+            TypeSchema::Struct(_) if nullable => 1,
+            TypeSchema::Struct(s) => s.min_size(version, compact),
         }
     }
 }
@@ -193,6 +205,23 @@ impl FieldSchema {
         self.tagged_versions.contains(version)
     }
 
+    /// True when the field may be null at `version`.
+    #[inline]
+    pub const fn is_nullable_at(&self, version: i16) -> bool {
+        self.nullable_versions.contains(version)
+    }
+
+    /// The fewest bytes the field takes in its struct's body at `version`: nothing
+    /// when the version lacks it or puts it in the tagged section.
+    pub const fn min_size(&self, version: i16, flexible: bool) -> usize {
+        if !self.versions.contains(version) || self.is_tagged_at(version) {
+            return 0;
+        }
+        let compact = self.is_compact_at(version, flexible);
+        self.ty
+            .min_size(version, compact, self.is_nullable_at(version))
+    }
+
     /// True when the field uses compact (varint-length) encoding at `version`,
     /// given whether the enclosing message is flexible there.
     #[inline]
@@ -207,10 +236,16 @@ impl FieldSchema {
 /// A nested structure: its name and fields.
 ///
 /// ```
-/// use kafka_wire::schema::StructSchema;
+/// use kafka_wire::schema::{MinSizes, StructSchema};
 ///
-/// const EMPTY: StructSchema = StructSchema { name: "Empty", fields: &[], keeps_unknown_tags: false };
+/// const EMPTY: StructSchema = StructSchema {
+///     name: "Empty",
+///     fields: &[],
+///     keeps_unknown_tags: false,
+///     min_sizes: MinSizes::UNTABULATED,
+/// };
 /// assert!(EMPTY.field("Missing").is_none());
+/// assert_eq!(EMPTY.min_size(3, true), 1); // just the empty tagged section
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StructSchema {
@@ -221,12 +256,24 @@ pub struct StructSchema {
     /// Whether it has an `unknown_tagged` field that keeps tags this code does not know
     /// (without one, decoding an unknown tag is an error rather than a silent loss).
     pub keeps_unknown_tags: bool,
+    /// The fewest bytes the struct takes at each version, worked out from `fields`
+    /// when the program is compiled (see [`MinSizes::table`]).
+    pub min_sizes: MinSizes,
 }
 
 impl StructSchema {
     /// The field called `name`, if there is one.
     pub fn field(&self, name: &str) -> Option<&'static FieldSchema> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The fewest bytes the struct takes at `version`, `flexible` or not.
+    #[inline]
+    pub const fn min_size(&self, version: i16, flexible: bool) -> usize {
+        match self.min_sizes.get(version, flexible) {
+            Some(size) => size,
+            None => min_size::of_fields(self.fields, version, flexible),
+        }
     }
 }
 

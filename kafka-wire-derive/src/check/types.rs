@@ -1,0 +1,107 @@
+//! The rules that need a field's type, which only the compiler knows (type aliases
+//! and nested structs hide it from the macro). Each is emitted as code of its own,
+//! so that every broken one is reported, and each error covers the whole field type:
+//!
+//! - an attribute that allows only some types is a trait the type must implement
+//!   (`kafka_wire::__private::NullableField`, …), whose own message says what to do;
+//! - a rule about what a type holds (nested structs) is a named `const` assertion.
+
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::Type;
+
+use crate::entity_types;
+use crate::model::{Container, Field};
+use crate::range;
+
+/// The type checks of every field.
+pub fn type_checks(container: &Container) -> TokenStream {
+    container
+        .fields
+        .iter()
+        .flat_map(|field| field_checks(container, field))
+        .collect()
+}
+
+fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
+    let ty = &field.ty;
+    let wire = quote!(<#ty as ::kafka_wire::__private::Wire>);
+    let mut checks = Vec::new();
+    match field.nullable {
+        Some(_) => checks.push(required(ty, "NullableField")),
+        None => checks.push(assertion(
+            ty,
+            "AN_OPTION_NEEDS_NULLABLE_VERSIONS",
+            quote!(!#wire::IS_OPTION),
+            format!(
+                "field `{}` is an `Option`, but has no `nullable` versions: add `nullable = \"N+\"` with the versions in which it may be null",
+                field.ident
+            ),
+        )),
+    }
+    if field.flexible.is_some() {
+        checks.push(required(ty, "FlexibleOverride"));
+    }
+    if field.zero_copy.is_some() {
+        checks.push(required(ty, "ZeroCopy"));
+    }
+    let entity = field.entity_type.as_ref().map(syn::LitStr::value);
+    if let Some(Some(required_trait)) = entity.as_deref().and_then(entity_types::required_trait) {
+        checks.push(required(ty, required_trait));
+    }
+    if let Some(message) = &container.message {
+        let versions = range::tokens(field.versions.range);
+        let flexible = range::tokens(message.flexible.range);
+        let reached_flexible =
+            range::tokens(field.versions.range.intersect(message.flexible.range));
+        checks.push(assertion(
+            ty,
+            "NESTED_TAGS_WITHIN_FLEXIBLE_VERSIONS",
+            quote!(::kafka_wire::__private::tags_within_flexible(&#wire::TYPE, #versions, #flexible)),
+            format!(
+                "field `{}` holds a struct with a tagged field in a version where `{}` is not flexible (`{}`)",
+                field.ident, container.ident, message.flexible.range
+            ),
+        ));
+        checks.push(assertion(
+            ty,
+            "NESTED_STRUCTS_KEEP_UNKNOWN_TAGS",
+            quote!(::kafka_wire::__private::keeps_unknown_tags_within(&#wire::TYPE, #reached_flexible)),
+            format!(
+                "field `{}` holds a struct used in flexible versions of `{}` that has no field for unknown tagged fields: add `#[kafka(unknown_tagged)] pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields` to it",
+                field.ident, container.ident
+            ),
+        ));
+    }
+    checks
+}
+
+/// Requires `ty` to implement the check trait `name`; its message is the error.
+fn required(ty: &Type, name: &str) -> TokenStream {
+    let name = format_ident!("{}", name);
+    quote!(const _: () = <#ty as ::kafka_wire::__private::#name>::REQUIRED;)
+}
+
+/// A `const` named `name` asserting `condition`, failing with `message` on the
+/// whole of `ty`.
+fn assertion(ty: &Type, name: &str, condition: TokenStream, message: String) -> TokenStream {
+    let (start, end) = first_and_last_spans(ty);
+    let name = format_ident!("{}", name);
+    // The call's span runs from its first token to its last, so giving those the
+    // spans of the type's ends makes the error cover the type.
+    let assert = quote_spanned!(start=> ::core::assert!);
+    let mut arguments = Group::new(Delimiter::Parenthesis, quote!(#condition, #message));
+    arguments.set_span(end);
+    quote! {
+        const _: () = {
+            const #name: () = #assert #arguments;
+        };
+    }
+}
+
+fn first_and_last_spans(tokens: &impl ToTokens) -> (Span, Span) {
+    let tokens: Vec<TokenTree> = tokens.to_token_stream().into_iter().collect();
+    let first = tokens.first().map_or_else(Span::call_site, TokenTree::span);
+    let last = tokens.last().map_or(first, TokenTree::span);
+    (first, last)
+}

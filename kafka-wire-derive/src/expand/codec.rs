@@ -1,0 +1,136 @@
+//! The codec impls: `Wire` (size, write, read), one runtime call per field and
+//! pass, and `Nullable` for the struct.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{quote, quote_spanned};
+
+use super::defaults::is_default_fn;
+use crate::model::Container;
+
+/// Indices of tagged fields, in tag order.
+fn tagged_in_order(container: &Container) -> Vec<usize> {
+    let mut tagged: Vec<(u32, usize)> = container
+        .fields
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.tag_number().map(|tag| (tag, i)))
+        .collect();
+    tagged.sort_unstable();
+    tagged.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The `Wire` impl.
+pub fn wire_impl(container: &Container) -> TokenStream {
+    let ident = &container.ident;
+    let p = quote!(::kafka_wire::__private);
+    let fields = &container.fields;
+    let tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
+    let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
+    let index: Vec<usize> = (0..fields.len()).collect();
+    let is_default: Vec<Ident> = index.iter().map(|&i| is_default_fn(i)).collect();
+
+    let tagged = tagged_in_order(container);
+    let known_tags = tagged.len() as u32;
+    let t_tys: Vec<_> = tagged.iter().map(|&i| &fields[i].ty).collect();
+    let t_idents: Vec<_> = tagged.iter().map(|&i| &fields[i].ident).collect();
+    let t_is_default: Vec<Ident> = tagged.iter().map(|&i| is_default_fn(i)).collect();
+    let t_tags: Vec<u32> = tagged
+        .iter()
+        .filter_map(|&i| fields[i].tag_number())
+        .collect();
+
+    // `unknown` binds the unknown-tags field, typed where it is taken so a field of
+    // another type is reported on its type, once per kind of borrow.
+    let (unknown_ref, unknown_mut) = match container.unknown_field() {
+        Some(u) => {
+            let span = u.ty_span;
+            let mut field = u.ident.clone();
+            field.set_span(span);
+            (
+                quote_spanned! {span=>
+                    let unknown: &#p::UnknownTaggedFields = &self.#field;
+                    let unknown = ::core::option::Option::Some(unknown);
+                },
+                quote_spanned! {span=>
+                    let unknown: &mut #p::UnknownTaggedFields = &mut this.#field;
+                    let unknown = ::core::option::Option::Some(unknown);
+                },
+            )
+        }
+        None => {
+            let none = quote!(let unknown = ::core::option::Option::None;);
+            (none.clone(), none)
+        }
+    };
+
+    quote! {
+        impl #p::Wire for #ident {
+            const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
+
+            #[inline]
+            fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
+                let mut size = 0usize;
+                #( size += <#tys as #p::Wire>::size_field(&self.#idents, &FIELDS[#index], cx, sizes, #is_default)?; )*
+                let mut section = #p::TaggedSize::begin(#known_tags, cx, sizes);
+                #( <#t_tys as #p::Wire>::size_tagged(&self.#t_idents, &mut section, &FIELDS[#tagged], cx, sizes, #t_is_default)?; )*
+                #unknown_ref
+                size += section.finish(unknown, #known_tags, cx.version, sizes)?;
+                ::core::result::Result::Ok(size)
+            }
+
+            #[inline]
+            fn write<B: #p::BufMut>(&self, buf: &mut B, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> {
+                #( <#tys as #p::Wire>::write_field(&self.#idents, buf, &FIELDS[#index], cx, sizes)?; )*
+                if cx.flexible {
+                    #unknown_ref
+                    let mut section = #p::TaggedWriter::begin(buf, #known_tags, unknown, sizes)?;
+                    #( <#t_tys as #p::Wire>::write_tagged(&self.#t_idents, &mut section, buf, &FIELDS[#tagged], cx, sizes)?; )*
+                    section.finish(buf);
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn schema_default() -> Self {
+                <Self as ::core::default::Default>::default()
+            }
+
+            #[inline]
+            fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
+                let mut this = <Self as ::core::default::Default>::default();
+                <Self as #p::Wire>::read_in_place(&mut this, reader, cx)?;
+                ::core::result::Result::Ok(this)
+            }
+
+            #[inline]
+            fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
+                let this = self;
+                #( <#tys as #p::Wire>::read_field(&mut this.#idents, reader, &FIELDS[#index], cx)?; )*
+                if cx.flexible {
+                    #unknown_mut
+                    #p::read_tagged_section(reader, unknown, |tag, reader| match tag {
+                        #( #t_tags => <#t_tys as #p::Wire>::read_tagged(&mut this.#t_idents, reader, &FIELDS[#tagged], cx), )*
+                        _ => ::core::result::Result::Ok(false),
+                    })?;
+                }
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// The `Nullable` impl: a nullable struct is a one-byte marker, then the struct.
+pub fn nullable_impl(ident: &Ident) -> TokenStream {
+    let p = quote!(::kafka_wire::__private);
+    quote! {
+        impl #p::Nullable for #ident {
+            fn null_size(_cx: #p::Cx) -> usize { 1 }
+            fn write_null<B: #p::BufMut>(buf: &mut B, _cx: #p::Cx) { #p::write_struct_null(buf) }
+            fn present_marker_size() -> usize { 1 }
+            fn write_present_marker<B: #p::BufMut>(buf: &mut B) { #p::write_struct_present(buf) }
+            fn read_nullable(reader: &mut #p::Reader<'_>, cx: #p::Cx)
+                -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
+                #p::read_nullable_struct(reader, cx)
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Defaults and building: each field's default (its `default` attribute, or the
+//! type's schema default), `Default` from them, and a `with_<field>` setter per
+//! field, so that code building a struct keeps compiling when fields are added
+//! (Kafka adds some in every release).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::{Ident, Type, Visibility};
+
+use crate::attr::doc_text;
+use crate::model::{Container, DefaultValue, Field};
+
+/// The helper returning field `index`'s default value.
+pub fn default_fn(index: usize) -> Ident {
+    format_ident!("__kafka_default_{}", index)
+}
+
+/// The helper telling whether field `index` holds its default value.
+pub fn is_default_fn(index: usize) -> Ident {
+    format_ident!("__kafka_is_default_{}", index)
+}
+
+/// The two helpers of a field's default. The default is written out once, so a
+/// default that does not fit the type fails to type-check once, spanned on the
+/// literal; comparing with it needs the type to be `PartialEq`, which (asked of
+/// `Wire`, like every use of the type) is reported on the type.
+fn field_helpers(field: &Field, index: usize) -> TokenStream {
+    let ty = &field.ty;
+    let value = match &field.default {
+        None => quote!(<#ty as ::kafka_wire::__private::Wire>::schema_default()),
+        Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
+        Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
+        Some(DefaultValue::Str(s)) => quote_spanned! {s.span()=>
+            ::kafka_wire::__private::StrDefault::from_default(#s)
+        },
+    };
+    let default = default_fn(index);
+    let is_default = is_default_fn(index);
+    let compare = quote!(<#ty as ::kafka_wire::__private::Wire>::is_default_value(value, #default));
+    quote! {
+        #[inline]
+        fn #default() -> #ty {
+            #value
+        }
+        #[inline]
+        fn #is_default(value: &#ty) -> bool {
+            #compare
+        }
+    }
+}
+
+/// Every field's helpers.
+pub fn helpers(container: &Container) -> TokenStream {
+    container
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(index, field)| field_helpers(field, index))
+        .collect()
+}
+
+/// `Default` from the schema defaults.
+pub fn default_impl(container: &Container) -> TokenStream {
+    let ident = &container.ident;
+    let idents = container.fields.iter().map(|f| &f.ident);
+    let defaults = (0..container.fields.len()).map(default_fn);
+    let unknown = container
+        .unknown_field()
+        .map(|u| &u.ident)
+        .map(|u| quote!(#u: ::core::default::Default::default(),));
+    quote! {
+        impl ::core::default::Default for #ident {
+            fn default() -> Self {
+                Self { #(#idents: #defaults(),)* #unknown }
+            }
+        }
+    }
+}
+
+/// A field that gets a setter.
+pub struct SetterField<'a> {
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    pub ty: &'a Type,
+    pub about: String,
+}
+
+/// The fields of a checked struct, unknown tags included.
+pub fn setter_fields(container: &Container) -> Vec<SetterField<'_>> {
+    let mut fields: Vec<SetterField<'_>> = container
+        .fields
+        .iter()
+        .map(|f| SetterField {
+            ident: &f.ident,
+            vis: &f.vis,
+            ty: &f.ty,
+            about: f.about.clone(),
+        })
+        .collect();
+    fields.extend(container.unknown_field().map(|u| SetterField {
+        ident: &u.ident,
+        vis: &u.vis,
+        ty: &u.ty,
+        about: "Tagged fields this code does not know.".into(),
+    }));
+    fields
+}
+
+/// The fields of any struct with named fields, as written (for the fallback).
+pub fn raw_setter_fields(fields: &syn::FieldsNamed) -> Vec<SetterField<'_>> {
+    fields
+        .named
+        .iter()
+        .filter_map(|f| {
+            Some(SetterField {
+                ident: f.ident.as_ref()?,
+                vis: &f.vis,
+                ty: &f.ty,
+                about: doc_text(&f.attrs),
+            })
+        })
+        .collect()
+}
+
+/// `with_<field>(self, value) -> Self` for each field, with its field's visibility.
+pub fn setters(ident: &Ident, fields: &[SetterField<'_>]) -> TokenStream {
+    let setters = fields.iter().map(|field| {
+        let field_ident = field.ident;
+        let name = field_ident.to_string();
+        let name = name.strip_prefix("r#").unwrap_or(&name);
+        let setter = Ident::new(&format!("with_{name}"), Span::call_site());
+        let (vis, ty) = (field.vis, field.ty);
+        let doc = format!(
+            "Sets `{name}` and returns the value, for building one field at a time. {}",
+            field.about
+        );
+        quote! {
+            #[doc = #doc]
+            #[inline]
+            #[must_use]
+            #vis fn #setter(mut self, value: #ty) -> Self {
+                self.#field_ident = value;
+                self
+            }
+        }
+    });
+    quote! {
+        impl #ident {
+            #(#setters)*
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! Stage 4, expand: generating the impls, and nothing else (every rule is the check
+//! stage's). Each field costs one runtime call per pass, named through
+//! `<FieldType as kafka_wire::__private::Wire>`; Kafka's rules live in the runtime.
+
+mod codec;
+mod defaults;
+mod fallback;
+mod schema;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::Container;
+
+pub use fallback::fallback;
+
+/// The impls of a struct that passed every check, with its type checks.
+pub fn impls(container: &Container, type_checks: TokenStream) -> TokenStream {
+    let ident = &container.ident;
+    let fields = schema::fields_const(container);
+    let struct_impl = schema::struct_impl(container);
+    let helpers = defaults::helpers(container);
+    let default_impl = defaults::default_impl(container);
+    let setters = defaults::setters(&container.ident, &defaults::setter_fields(container));
+    let wire_impl = codec::wire_impl(container);
+    let nullable_impl = codec::nullable_impl(ident);
+    let message_impl = schema::message_impl(container);
+    quote! {
+        const _: () = {
+            #type_checks
+            #helpers
+            #fields
+            #struct_impl
+            #default_impl
+            #setters
+            #wire_impl
+            #nullable_impl
+        };
+        #message_impl
+    }
+}

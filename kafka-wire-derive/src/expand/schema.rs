@@ -1,0 +1,137 @@
+//! The schema constants: each field's `FieldSchema`, the struct's `StructSchema`
+//! with its table of smallest sizes, and a message's `MessageSchema`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::LitStr;
+
+use crate::model::{Container, DefaultValue, Field, Kind};
+use crate::range::{self, Range};
+
+fn option_str(text: Option<&str>) -> TokenStream {
+    match text {
+        Some(t) => quote!(::core::option::Option::Some(#t)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn field_schema(field: &Field) -> TokenStream {
+    let ty = &field.ty;
+    let name = &field.name;
+    let versions = range::tokens(field.versions.range);
+    let nullable = range::tokens(field.nullable.map_or(Range::NONE, |n| n.range));
+    let tagged = range::tokens(field.tagged.range);
+    let tag = match field.tag_number() {
+        Some(tag) => quote!(::core::option::Option::Some(#tag)),
+        None => quote!(::core::option::Option::None),
+    };
+    let ignorable = field.ignorable;
+    let default = option_str(
+        field
+            .default
+            .as_ref()
+            .map(DefaultValue::schema_text)
+            .as_deref(),
+    );
+    let flexible = match field.flexible {
+        Some(f) => {
+            let r = range::tokens(f.range);
+            quote!(::core::option::Option::Some(#r))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let map_key = field.map_key.is_some();
+    let entity_type = option_str(field.entity_type.as_ref().map(LitStr::value).as_deref());
+    let zero_copy = field.zero_copy.is_some();
+    let about = &field.about;
+    quote! {
+        ::kafka_wire::__private::FieldSchema {
+            name: #name,
+            ty: <#ty as ::kafka_wire::__private::Wire>::TYPE,
+            versions: #versions,
+            nullable_versions: #nullable,
+            tagged_versions: #tagged,
+            tag: #tag,
+            ignorable: #ignorable,
+            default: #default,
+            flexible_versions: #flexible,
+            map_key: #map_key,
+            entity_type: #entity_type,
+            zero_copy: #zero_copy,
+            about: #about,
+        }
+    }
+}
+
+/// `FIELDS`, the fields' schemas (which the codec names by index), and
+/// `MIN_SIZES`, the table of the struct's smallest encodings.
+pub fn fields_const(container: &Container) -> TokenStream {
+    let schemas = container.fields.iter().map(field_schema);
+    let p = quote!(::kafka_wire::__private);
+    quote! {
+        const FIELDS: &[#p::FieldSchema] = &[#(#schemas),*];
+        const MIN_SIZES: [[u16; 2]; #p::MinSizes::rows(FIELDS)] = #p::MinSizes::table(FIELDS);
+    }
+}
+
+/// The `Struct` impl.
+pub fn struct_impl(container: &Container) -> TokenStream {
+    let ident = &container.ident;
+    let name = &container.name;
+    let keeps_unknown = container.unknown_field().is_some();
+    let p = quote!(::kafka_wire::__private);
+    quote! {
+        impl #p::Struct for #ident {
+            const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema {
+                name: #name,
+                fields: FIELDS,
+                keeps_unknown_tags: #keeps_unknown,
+                min_sizes: #p::MinSizes::from_table(&MIN_SIZES),
+            };
+        }
+    }
+}
+
+fn kind_tokens(kind: Kind) -> TokenStream {
+    match kind {
+        Kind::Request => quote!(::kafka_wire::__private::MessageKind::Request),
+        Kind::Response => quote!(::kafka_wire::__private::MessageKind::Response),
+        Kind::Header => quote!(::kafka_wire::__private::MessageKind::Header),
+        Kind::Data => quote!(::kafka_wire::__private::MessageKind::Data),
+    }
+}
+
+/// The `Message` impl, on top of the struct impls.
+pub fn message_impl(container: &Container) -> TokenStream {
+    let Some(message) = &container.message else {
+        return quote!();
+    };
+    let ident = &container.ident;
+    let name = &container.name;
+    let about = &container.about;
+    let kind = kind_tokens(message.kind);
+    let api_key = match message.api_key.and_then(|k| i16::try_from(k.value).ok()) {
+        Some(key) => quote!(::core::option::Option::Some(#key)),
+        None => quote!(::core::option::Option::None),
+    };
+    let valid = range::tokens(message.versions.range);
+    let flexible = range::tokens(message.flexible.range);
+    let listeners = &message.listeners;
+    let unstable = message.latest_version_unstable.is_some();
+    let p = quote!(::kafka_wire::__private);
+    quote! {
+        impl #p::Message for #ident {
+            const SCHEMA: #p::MessageSchema = #p::MessageSchema {
+                name: #name,
+                kind: #kind,
+                api_key: #api_key,
+                valid_versions: #valid,
+                flexible_versions: #flexible,
+                listeners: &[#(#listeners),*],
+                latest_version_unstable: #unstable,
+                body: <#ident as #p::Struct>::STRUCT_SCHEMA,
+                about: #about,
+            };
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Rules a message checks on the structs inside it when it is compiled: a nested
+//! struct cannot know its message's flexible versions, so the message walks its
+//! fields' schemas in `const` context.
+
+use super::TypeSchema;
+use crate::VersionRange;
+
+/// True when every tagged field inside `ty` is tagged only in versions where the
+/// message is `flexible`, counting only versions in which the field is reached at
+/// all (`within`: the versions of the fields on the way to it).
+pub const fn tags_within_flexible(
+    ty: &TypeSchema,
+    within: VersionRange,
+    flexible: VersionRange,
+) -> bool {
+    let Some(schema) = ty.struct_schema() else {
+        return true;
+    };
+    let mut i = 0;
+    while i < schema.fields.len() {
+        let field = &schema.fields[i];
+        let reached = within.intersect(field.versions);
+        if !flexible.contains_range(field.tagged_versions.intersect(reached)) {
+            return false;
+        }
+        if !tags_within_flexible(&field.ty, reached, flexible) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// True when every struct inside `ty` that is reached in one of the `flexible`
+/// versions keeps the tagged fields it does not know, so a newer peer's tags
+/// survive a decode (KIP-482).
+pub const fn keeps_unknown_tags_within(ty: &TypeSchema, flexible: VersionRange) -> bool {
+    let Some(schema) = ty.struct_schema() else {
+        return true;
+    };
+    if flexible.is_empty() {
+        return true;
+    }
+    if !schema.keeps_unknown_tags {
+        return false;
+    }
+    let mut i = 0;
+    while i < schema.fields.len() {
+        let field = &schema.fields[i];
+        if !keeps_unknown_tags_within(&field.ty, flexible.intersect(field.versions)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{FieldSchema, MinSizes, StructSchema};
+
+    const fn tagged_from(version: i16) -> FieldSchema {
+        let mut field = FieldSchema::new("Hint", TypeSchema::Int32, VersionRange::at_least(0));
+        field.tag = Some(0);
+        field.tagged_versions = VersionRange::at_least(version);
+        field
+    }
+
+    const CHILD: StructSchema = StructSchema {
+        name: "Child",
+        fields: &[tagged_from(2)],
+        keeps_unknown_tags: false,
+        min_sizes: MinSizes::UNTABULATED,
+    };
+    const CHILDREN: TypeSchema = TypeSchema::Array(&TypeSchema::Struct(&CHILD));
+
+    #[test]
+    fn tags_count_only_where_the_field_is_reached() {
+        let all = VersionRange::ALL;
+        assert!(tags_within_flexible(
+            &CHILDREN,
+            all,
+            VersionRange::at_least(2)
+        ));
+        assert!(!tags_within_flexible(
+            &CHILDREN,
+            all,
+            VersionRange::at_least(3)
+        ));
+        // Reached only up to version 1, the tag from version 2 never shows.
+        assert!(tags_within_flexible(
+            &CHILDREN,
+            VersionRange::new(0, 1),
+            VersionRange::at_least(3)
+        ));
+        assert!(tags_within_flexible(
+            &TypeSchema::Int32,
+            all,
+            VersionRange::NONE
+        ));
+    }
+
+    #[test]
+    fn structs_in_flexible_versions_must_keep_unknown_tags() {
+        assert!(!keeps_unknown_tags_within(
+            &CHILDREN,
+            VersionRange::at_least(1)
+        ));
+        assert!(keeps_unknown_tags_within(&CHILDREN, VersionRange::NONE));
+        assert!(keeps_unknown_tags_within(
+            &TypeSchema::String,
+            VersionRange::ALL
+        ));
+    }
+}

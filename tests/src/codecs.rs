@@ -1,0 +1,98 @@
+//! Every registered message's codec as plain functions, so that tests, benches and
+//! the fuzz target can run any message known only by name or position.
+//!
+//! Built once through [`registry::visit_all`], the messages crate's one list: a
+//! message added there is covered here without touching this file.
+
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use kafka_wire::schema::MessageSchema;
+use kafka_wire::{DecodeError, EncodeError, Message};
+use kafka_wire_messages::registry::{self, MessageVisitor};
+
+/// Why a decode-then-encode round trip failed. Each variant's message includes its
+/// cause, so it is not returned again as a `source`.
+#[derive(Debug, thiserror::Error)]
+pub enum RecodeError {
+    /// The input did not decode.
+    #[error("decode: {0}")]
+    Decode(DecodeError),
+    /// The decoded value did not encode again.
+    #[error("encode: {0}")]
+    Encode(EncodeError),
+}
+
+/// One message type's codec.
+#[derive(Debug, Clone, Copy)]
+pub struct Codec {
+    /// The message's schema.
+    pub schema: &'static MessageSchema,
+    /// Decodes a body at a version and encodes the result again at that version.
+    pub recode: fn(&Bytes, i16) -> Result<Bytes, RecodeError>,
+    /// Encodes the message's `Default` value (its schema defaults) at a version.
+    pub encode_default: fn(i16) -> Result<Bytes, EncodeError>,
+    /// Decodes a body and, if it decodes, checks Kafka's promise about it: the value
+    /// encodes at the same version, and that encoding decodes to an equal value.
+    /// `Err` describes the broken promise; an input that does not decode is `Ok`.
+    pub check_decoded: fn(&Bytes, i16) -> Result<(), String>,
+}
+
+fn recode<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, RecodeError> {
+    let message = M::decode(input, version).map_err(RecodeError::Decode)?;
+    message.encode(version).map_err(RecodeError::Encode)
+}
+
+fn encode_default<M: Message>(version: i16) -> Result<Bytes, EncodeError> {
+    M::default().encode(version)
+}
+
+fn check_decoded<M: Message + PartialEq + std::fmt::Debug>(
+    input: &Bytes,
+    version: i16,
+) -> Result<(), String> {
+    let Ok(decoded) = M::decode(input, version) else {
+        return Ok(());
+    };
+    let name = M::SCHEMA.name;
+    let encoded = decoded
+        .encode(version)
+        .map_err(|e| format!("{name} v{version} decoded but does not encode: {e}"))?;
+    let again = M::decode(&encoded, version).map_err(|e| {
+        format!("{name} v{version} encoded {encoded:02x?} but it does not decode: {e}")
+    })?;
+    if again != decoded {
+        return Err(format!(
+            "{name} v{version}: decoded {decoded:?}, re-encoded and decoded {again:?}"
+        ));
+    }
+    Ok(())
+}
+
+struct Collect(Vec<Codec>);
+
+impl MessageVisitor for Collect {
+    fn visit<M: Message + Clone + PartialEq + std::fmt::Debug>(&mut self) {
+        self.0.push(Codec {
+            schema: &M::SCHEMA,
+            recode: recode::<M>,
+            encode_default: encode_default::<M>,
+            check_decoded: check_decoded::<M>,
+        });
+    }
+}
+
+/// Every registered message's codec, in the registry's order.
+pub fn codecs() -> &'static [Codec] {
+    static CODECS: OnceLock<Vec<Codec>> = OnceLock::new();
+    CODECS.get_or_init(|| {
+        let mut collect = Collect(Vec::new());
+        registry::visit_all(&mut collect);
+        collect.0
+    })
+}
+
+/// The codec of the message called `name`.
+pub fn codec(name: &str) -> Option<Codec> {
+    codecs().iter().find(|c| c.schema.name == name).copied()
+}

@@ -1,0 +1,16 @@
+// A struct used as a field must derive `kafka_wire::Struct`: one error says so, on
+// the whole field type.
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    pub x: i32,
+}
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "0-3")]
+pub struct Shape {
+    #[kafka(versions = "0+")]
+    pub corners: Vec<Point>,
+}
+
+fn main() {}

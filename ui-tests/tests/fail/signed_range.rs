@@ -1,0 +1,10 @@
+// One grammar for version ranges, the runtime's: digits only, no sign.
+
+#[derive(kafka_wire::Message)]
+#[kafka(kind = data, versions = "+3")]
+pub struct SignedRange {
+    #[kafka(versions = "0+")]
+    pub id: i32,
+}
+
+fn main() {}
