@@ -39,7 +39,7 @@ pub struct Encoder<'a, M> {
     sizes: Sizes,
 }
 
-/// The largest message [`Encoder::to_bytes`] writes into a zeroed buffer through a
+/// The largest message [`to_bytes`] writes into a zeroed buffer through a
 /// plain slice, which keeps the cursor in registers. Larger messages are large
 /// because they carry records or bytes, copied in once: zeroing them first would
 /// write every byte twice, so they go to uninitialised capacity through `Vec`, whose
@@ -51,19 +51,9 @@ const ZEROED_ENCODE_MAX: usize = 64 * 1024;
 impl<'a, M: Message> Encoder<'a, M> {
     /// Checks `message` can be written at `version` and sizes it.
     pub(crate) fn new(message: &'a M, version: i16) -> Result<Self, EncodeError> {
-        let schema = &M::SCHEMA;
-        if !schema.valid_versions.contains(version) {
-            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion {
-                version,
-                valid: schema.valid_versions,
-            })
-            .within(schema.name));
-        }
-        let cx = Cx::new(version, schema.is_flexible(version));
+        let cx = cx_of::<M>(version)?;
         let mut sizes = Sizes::new();
-        let size = message
-            .size(cx, &mut sizes)
-            .map_err(|e| e.within(schema.name))?;
+        let size = size_of(message, cx, &mut sizes)?;
         Ok(Encoder {
             message,
             cx,
@@ -90,28 +80,75 @@ impl<'a, M: Message> Encoder<'a, M> {
     /// Writes the message into `buf`, which must have room for [`len`](Self::len)
     /// more bytes if it cannot grow.
     pub fn write_into<B: BufMut>(mut self, buf: &mut B) -> Result<(), EncodeError> {
-        self.message
-            .write(buf, self.cx, &mut self.sizes)
-            .map_err(|e| e.within(M::SCHEMA.name))?;
-        debug_assert!(self.sizes.is_used_up(), "size and write disagree");
-        Ok(())
+        write_sized(self.message, buf, self.cx, &mut self.sizes)
     }
 
     /// Writes the message into a new buffer of exactly its length.
-    pub fn to_bytes(self) -> Result<Bytes, EncodeError> {
-        let size = self.size;
-        let mut buf = Vec::with_capacity(size);
-        if size <= ZEROED_ENCODE_MAX {
-            buf.resize(size, 0);
-            let mut cursor: &mut [u8] = &mut buf;
-            self.write_into(&mut cursor)?;
-            let unwritten = cursor.len();
-            debug_assert_eq!(unwritten, 0, "size and write disagree");
-            buf.truncate(size - unwritten);
-        } else {
-            self.write_into(&mut buf)?;
-            debug_assert_eq!(buf.len(), size, "size and write disagree");
-        }
-        Ok(Bytes::from(buf))
+    pub fn to_bytes(mut self) -> Result<Bytes, EncodeError> {
+        to_bytes(self.message, self.size, self.cx, &mut self.sizes)
     }
+}
+
+/// The context of a message at `version`, if the message has that version.
+pub(crate) fn cx_of<M: Message>(version: i16) -> Result<Cx, EncodeError> {
+    let schema = &M::SCHEMA;
+    if !schema.valid_versions.contains(version) {
+        return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion {
+            version,
+            valid: schema.valid_versions,
+        })
+        .within(schema.name));
+    }
+    Ok(Cx::new(version, schema.is_flexible(version)))
+}
+
+/// Sizes `message`, recording into `sizes`.
+#[inline]
+pub(crate) fn size_of<M: Message>(
+    message: &M,
+    cx: Cx,
+    sizes: &mut Sizes,
+) -> Result<usize, EncodeError> {
+    message
+        .size(cx, sizes)
+        .map_err(|e| e.within(M::SCHEMA.name))
+}
+
+/// Writes `message`, sized into `sizes` at `cx`, into `buf`.
+#[inline]
+pub(crate) fn write_sized<M: Message, B: BufMut>(
+    message: &M,
+    buf: &mut B,
+    cx: Cx,
+    sizes: &mut Sizes,
+) -> Result<(), EncodeError> {
+    message
+        .write(buf, cx, sizes)
+        .map_err(|e| e.within(M::SCHEMA.name))?;
+    debug_assert!(sizes.is_used_up(), "size and write disagree");
+    Ok(())
+}
+
+/// Writes `message`, `size` bytes when sized into `sizes` at `cx`, into a new
+/// buffer of exactly that length.
+#[inline]
+pub(crate) fn to_bytes<M: Message>(
+    message: &M,
+    size: usize,
+    cx: Cx,
+    sizes: &mut Sizes,
+) -> Result<Bytes, EncodeError> {
+    let mut buf = Vec::with_capacity(size);
+    if size <= ZEROED_ENCODE_MAX {
+        buf.resize(size, 0);
+        let mut cursor: &mut [u8] = &mut buf;
+        write_sized(message, &mut cursor, cx, sizes)?;
+        let unwritten = cursor.len();
+        debug_assert_eq!(unwritten, 0, "size and write disagree");
+        buf.truncate(size - unwritten);
+    } else {
+        write_sized(message, &mut buf, cx, sizes)?;
+        debug_assert_eq!(buf.len(), size, "size and write disagree");
+    }
+    Ok(Bytes::from(buf))
 }

@@ -2,9 +2,9 @@
 
 use bytes::{BufMut, Bytes};
 
-use crate::encoder::Encoder;
+use crate::encoder::{self, Encoder};
 use crate::schema::{MessageKind, MessageSchema, StructSchema};
-use crate::wire::{Cx, Wire};
+use crate::wire::{Cx, Sizes, Wire};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, Reader, VersionRange};
 
 /// A struct with a Kafka schema: a message body or a nested structure.
@@ -98,15 +98,17 @@ pub trait Message: Struct {
     /// The exact number of bytes [`encode`](Message::encode) would write at `version`,
     /// after checking the value can be written there at all.
     fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {
-        Ok(self.encoder(version)?.len())
+        let cx = encoder::cx_of::<Self>(version)?;
+        encoder::size_of(self, cx, &mut Sizes::new())
     }
 
     /// Writes the message at `version` into `buf`; returns the bytes written.
     /// Nothing is written when the value cannot be encoded.
     fn encode_into<B: BufMut>(&self, buf: &mut B, version: i16) -> Result<usize, EncodeError> {
-        let encoder = self.encoder(version)?;
-        let size = encoder.len();
-        encoder.write_into(buf)?;
+        let cx = encoder::cx_of::<Self>(version)?;
+        let mut sizes = Sizes::new();
+        let size = encoder::size_of(self, cx, &mut sizes)?;
+        encoder::write_sized(self, buf, cx, &mut sizes)?;
         Ok(size)
     }
 
@@ -134,7 +136,12 @@ pub trait Message: Struct {
     /// }
     /// ```
     fn encode(&self, version: i16) -> Result<Bytes, EncodeError> {
-        self.encoder(version)?.to_bytes()
+        // Sized and written here, not through an `Encoder`, which would move the
+        // record of sizes out of this frame and back.
+        let cx = encoder::cx_of::<Self>(version)?;
+        let mut sizes = Sizes::new();
+        let size = encoder::size_of(self, cx, &mut sizes)?;
+        encoder::to_bytes(self, size, cx, &mut sizes)
     }
 
     /// Reads the message at `version` from the reader's position, leaving the reader

@@ -63,6 +63,21 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         }
     };
 
+    // A struct without tags of its own needs no section state while sizing.
+    let size_section = if tagged.is_empty() {
+        quote! {
+            #unknown_ref
+            size += #p::TaggedSize::of_unknown_only(unknown, cx)?;
+        }
+    } else {
+        quote! {
+            let mut section = #p::TaggedSize::begin(#known_tags, cx, sizes);
+            #( <#t_tys as #p::Wire>::size_tagged(&self.#t_idents, &mut section, &FIELDS[#tagged], cx, sizes, #t_is_default)?; )*
+            #unknown_ref
+            size += section.finish(unknown, #known_tags, cx.version)?;
+        }
+    };
+
     quote! {
         impl #p::Wire for #ident {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
@@ -71,10 +86,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
                 let mut size = 0usize;
                 #( size += <#tys as #p::Wire>::size_field(&self.#idents, &FIELDS[#index], cx, sizes, #is_default)?; )*
-                let mut section = #p::TaggedSize::begin(#known_tags, cx, sizes);
-                #( <#t_tys as #p::Wire>::size_tagged(&self.#t_idents, &mut section, &FIELDS[#tagged], cx, sizes, #t_is_default)?; )*
-                #unknown_ref
-                size += section.finish(unknown, #known_tags, cx.version, sizes)?;
+                #size_section
                 ::core::result::Result::Ok(size)
             }
 

@@ -102,7 +102,9 @@ const fn saturate(size: usize) -> u16 {
 }
 
 /// The fewest bytes a struct with these fields takes: its fields in the body, and
-/// in flexible versions the tagged section's count.
+/// in flexible versions the tagged section's count. Never inlined: it is where the
+/// walk through nested types recurses, so the table lookups around it can be.
+#[inline(never)]
 pub(super) const fn of_fields(fields: &[FieldSchema], version: i16, flexible: bool) -> usize {
     let mut size = flexible as usize;
     let mut i = 0;

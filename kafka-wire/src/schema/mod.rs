@@ -108,6 +108,7 @@ impl TypeSchema {
     /// assert_eq!(TypeSchema::String.min_size(0, false, false), 2); // int16 length
     /// assert_eq!(TypeSchema::String.min_size(0, true, false), 1); // varint length
     /// ```
+    #[inline]
     pub const fn min_size(&self, version: i16, compact: bool, nullable: bool) -> usize {
         match self {
             TypeSchema::Bool | TypeSchema::Int8 => 1,

@@ -16,7 +16,8 @@ trait Elements: Sized {
     type Item: Wire;
     fn as_slice(&self) -> &[Self::Item];
     fn with_capacity(capacity: usize) -> Self;
-    fn capacity(&self) -> usize;
+    /// How many elements it holds without allocating.
+    fn in_place() -> usize;
     fn reserve_exact(&mut self, additional: usize);
     /// Reads one more element onto the end.
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError>;
@@ -33,8 +34,8 @@ impl<T: Wire> Elements for Vec<T> {
         Vec::with_capacity(capacity)
     }
     #[inline(always)]
-    fn capacity(&self) -> usize {
-        Vec::capacity(self)
+    fn in_place() -> usize {
+        0
     }
     fn reserve_exact(&mut self, additional: usize) {
         Vec::reserve_exact(self, additional);
@@ -65,8 +66,8 @@ where
         SmallVec::with_capacity(capacity)
     }
     #[inline(always)]
-    fn capacity(&self) -> usize {
-        SmallVec::capacity(self)
+    fn in_place() -> usize {
+        A::size()
     }
     fn reserve_exact(&mut self, additional: usize) {
         SmallVec::reserve_exact(self, additional);
@@ -108,11 +109,9 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
-                match read_count::<$item>(reader, cx)? {
-                    Some(count) => {
-                        *self = with_capacity_for(count, reader);
-                        read_elements(reader, count, cx, self)
-                    }
+                let start = reader.position();
+                match length::read(reader, cx, Classic::Int32)? {
+                    Some(count) => read_into(self, count, start, reader, cx),
                     None => Err(length::unexpected_null(reader, cx)),
                 }
             }
@@ -136,11 +135,12 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                let Some(count) = read_count::<$item>(reader, cx)? else {
+                let start = reader.position();
+                let Some(count) = length::read(reader, cx, Classic::Int32)? else {
                     return Ok(None);
                 };
-                let mut elements = with_capacity_for(count, reader);
-                read_elements(reader, count, cx, &mut elements)?;
+                let mut elements: Self = Elements::with_capacity(0);
+                read_into(&mut elements, count, start, reader, cx)?;
                 Ok(Some(elements))
             }
         }
@@ -155,8 +155,10 @@ fn size<T: Wire>(elements: &[T], cx: Cx, sizes: &mut Sizes) -> Result<usize, Enc
     length::check(elements.len(), cx, Classic::Int32)?;
     let mut size = length::size(Some(elements.len()), cx, Classic::Int32);
     let cx = cx.with_nullable(false);
-    for (index, element) in elements.iter().enumerate() {
-        size += element.size(cx, sizes).map_err(|e| e.at_index(index))?;
+    for element in elements {
+        size += element
+            .size(cx, sizes)
+            .map_err(|e| e.at_index(index_of(elements, element)))?;
     }
     Ok(size)
 }
@@ -178,23 +180,63 @@ fn write<T: Wire, B: BufMut>(
     Ok(())
 }
 
-/// The most memory an array reserves before its elements are decoded, unless more
-/// input than this remains: then as much as the input that remains. Past it,
-/// capacity grows with the elements actually decoded.
-const RESERVE_FLOOR_BYTES: usize = 4 * 1024;
-
-/// An empty array with room for `count` elements, `count` having passed
-/// [`read_count`], or for as many as fit in the larger of the remaining input and
-/// [`RESERVE_FLOOR_BYTES`], if that is fewer.
-#[inline]
-fn with_capacity_for<E: Elements>(count: usize, reader: &Reader<'_>) -> E {
-    let budget = reader.remaining().max(RESERVE_FLOOR_BYTES);
-    E::with_capacity(count.min(budget / std::mem::size_of::<E::Item>().max(1)))
+/// The position of `element` in `elements`, worked out only when an error needs
+/// it, so the loops above keep no counter.
+#[cold]
+fn index_of<T>(elements: &[T], element: &T) -> usize {
+    let offset = std::ptr::from_ref(element).addr() - elements.as_ptr().addr();
+    offset / std::mem::size_of::<T>().max(1)
 }
 
-/// Appends `count` elements to the empty `elements`. An array comes back through no
-/// `Result`: it fills itself where it lives, since copying it out of a return value
-/// would stall on the stores that just wrote it.
+/// The most memory an array reserves before its elements are decoded, unless more
+/// input than this remains: then as much as the input that remains. Past it,
+/// capacity grows with the elements actually decoded (see [`read_elements`]).
+const RESERVE_FLOOR_BYTES: usize = 4 * 1024;
+
+/// Reads the `count` elements of an array whose count started at byte `start` into
+/// `elements`, replacing what it held.
+///
+/// A count the container holds in place costs no memory whatever it claims, so it
+/// is read at once. A larger one is refused, before anything is reserved, when its
+/// elements could not fit in the bytes left even at their smallest encoding at this
+/// version (Kafka's own rule, a count no larger than the bytes left, with each
+/// element's true minimum), and then reserves at most the larger of the input left
+/// and [`RESERVE_FLOOR_BYTES`].
+#[inline]
+fn read_into<E: Elements>(
+    elements: &mut E,
+    count: usize,
+    start: usize,
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<(), DecodeError> {
+    if count <= E::in_place() {
+        *elements = E::with_capacity(0);
+        return read_elements(reader, count, count, cx, elements);
+    }
+    let remaining = reader.remaining();
+    let min_size = element_min_size::<E::Item>(cx);
+    // A multiplication, not a division: the smallest size is known only at run
+    // time for structs, and a division would cost every array of them.
+    if count.saturating_mul(min_size) > remaining {
+        return Err(DecodeError::new(
+            DecodeErrorKind::ArrayTooLong {
+                count: count as u64,
+                element_min_size: min_size,
+                remaining,
+            },
+            start,
+        ));
+    }
+    let budget = remaining.max(RESERVE_FLOOR_BYTES);
+    let reserved = count.min(budget / std::mem::size_of::<E::Item>().max(1));
+    *elements = E::with_capacity(reserved);
+    read_elements(reader, count, reserved, cx, elements)
+}
+
+/// Appends `count` elements to the empty `elements`, which has room for `reserved`.
+/// An array comes back through no `Result`: it fills itself where it lives, since
+/// copying it out of a return value would stall on the stores that just wrote it.
 ///
 /// The first elements fill the capacity reserved up front. If more are claimed, the
 /// array grows once, by exactly as many as the claim and the bytes left (at the
@@ -205,49 +247,41 @@ fn with_capacity_for<E: Elements>(count: usize, reader: &Reader<'_>) -> E {
 fn read_elements<E: Elements>(
     reader: &mut Reader<'_>,
     count: usize,
+    reserved: usize,
     cx: Cx,
     elements: &mut E,
 ) -> Result<(), DecodeError> {
     let cx = cx.with_nullable(false);
-    let reserved = count.min(elements.capacity());
     for index in 0..reserved {
         elements
             .read_one(reader, cx)
             .map_err(|e| e.at_index(index))?;
     }
     if reserved < count {
-        let fits = reader.remaining() / element_min_size::<E::Item>(cx) + 1;
-        elements.reserve_exact((count - reserved).min(fits));
-        for index in reserved..count {
-            elements
-                .read_one(reader, cx)
-                .map_err(|e| e.at_index(index))?;
-        }
+        read_beyond_reservation(reader, count, reserved, cx, elements)?;
     }
     Ok(())
 }
 
-/// Reads an array's element count (`None` = null) and refuses, before any
-/// allocation, a count whose elements could not fit in the bytes left even at their
-/// smallest encoding at this version. Kafka refuses a count above the bytes left;
-/// this is the same rule with each element's true minimum, so a lying count costs
-/// nothing and fails at once instead of after decoding what is there.
-#[inline]
-fn read_count<T: Wire>(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
-    let start = reader.position();
-    let count = length::read(reader, cx, Classic::Int32)?;
-    let remaining = reader.remaining();
-    match count {
-        Some(count) if count > remaining / element_min_size::<T>(cx) => Err(DecodeError::new(
-            DecodeErrorKind::ArrayTooLong {
-                count: count as u64,
-                element_min_size: element_min_size::<T>(cx),
-                remaining,
-            },
-            start,
-        )),
-        other => Ok(other),
+/// The elements of a large array past its first reservation. Out of line, so that
+/// the usual loop above holds the only inlined copy of the element's decoder.
+#[cold]
+#[inline(never)]
+fn read_beyond_reservation<E: Elements>(
+    reader: &mut Reader<'_>,
+    count: usize,
+    reserved: usize,
+    cx: Cx,
+    elements: &mut E,
+) -> Result<(), DecodeError> {
+    let fits = reader.remaining() / element_min_size::<E::Item>(cx) + 1;
+    elements.reserve_exact((count - reserved).min(fits));
+    for index in reserved..count {
+        elements
+            .read_one(reader, cx)
+            .map_err(|e| e.at_index(index))?;
     }
+    Ok(())
 }
 
 /// The fewest bytes an element takes, at least one (an element of no bytes still

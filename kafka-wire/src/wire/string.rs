@@ -77,8 +77,10 @@ impl AsRef<str> for KafkaString {
     }
 }
 
-// `Borrow<str>` promises that equality, ordering and hashing agree with `str`'s, so
-// all four are defined by the `str`.
+// `Borrow<str>` promises that equality, ordering and hashing agree with `str`'s.
+// Equality and ordering of `str` are those of its bytes, compared here without
+// checking UTF-8 again; hashing goes through the `str`, whose hash differs from
+// its bytes'.
 impl Borrow<str> for KafkaString {
     fn borrow(&self) -> &str {
         self.as_str()
@@ -87,7 +89,7 @@ impl Borrow<str> for KafkaString {
 
 impl PartialEq for KafkaString {
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        self.0 == other.0
     }
 }
 
@@ -101,7 +103,7 @@ impl PartialOrd for KafkaString {
 
 impl Ord for KafkaString {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.as_str().cmp(other.as_str())
+        self.0.as_ref().cmp(other.0.as_ref())
     }
 }
 
@@ -137,13 +139,13 @@ impl From<&str> for KafkaString {
 
 impl PartialEq<str> for KafkaString {
     fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
+        self.0 == other.as_bytes()
     }
 }
 
 impl PartialEq<&str> for KafkaString {
     fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
+        self.0 == other.as_bytes()
     }
 }
 

@@ -131,13 +131,13 @@ fn entry_size(tag: u32, len: usize) -> usize {
 }
 
 /// Adds up a struct's tagged section while the struct computes its size, and
-/// records in [`Sizes`] what writing the section needs: its field count, and for
-/// each known tagged field whether it is present and how large its value is.
+/// records in [`Sizes`] what writing the section needs: which known tagged fields
+/// are present (a bit per tag), and how large each present value is.
 #[derive(Debug)]
 pub struct TaggedSize {
-    /// Where the count goes; only structs that declare tags record it, since for
-    /// the others it is the number of unknown fields, known when writing anyway.
-    count_slot: Option<usize>,
+    /// Where the presence bits start, for a struct that declares tags, in a flexible
+    /// version.
+    present: Option<usize>,
     flexible: bool,
     count: usize,
     size: usize,
@@ -150,7 +150,7 @@ impl TaggedSize {
     pub fn begin(known_tags: u32, cx: Cx, sizes: &mut Sizes) -> Self {
         let flexible = cx.flexible;
         TaggedSize {
-            count_slot: (flexible && known_tags > 0).then(|| sizes.reserve()),
+            present: (flexible && known_tags > 0).then(|| sizes.reserve_bits(known_tags)),
             flexible,
             count: 0,
             size: 0,
@@ -167,21 +167,39 @@ impl TaggedSize {
         cx: Cx,
         sizes: &mut Sizes,
     ) -> Result<(), EncodeError> {
-        if !self.flexible {
-            // Refused in `finish`, once, whatever else the section holds.
-            self.count += usize::from(present);
-            return Ok(());
-        }
-        // Zero for absent, else the value's size plus one.
-        let slot = sizes.reserve();
         if !present {
             return Ok(());
         }
-        let len = value.size(cx, sizes)?;
-        sizes.fill(slot, len + 1)?;
         self.count += 1;
+        let Some(bits) = self.present.filter(|_| self.flexible) else {
+            // Refused in `finish`, once, whatever else the section holds.
+            return Ok(());
+        };
+        sizes.set_bit(bits, tag);
+        let slot = sizes.reserve();
+        let len = value.size(cx, sizes)?;
+        sizes.fill(slot, len)?;
         self.size += entry_size(tag, len);
         Ok(())
+    }
+
+    /// The section of a struct that declares no tags: only its unknown fields.
+    /// Nothing to record, and no state to build, for the common case.
+    #[inline(always)]
+    pub fn of_unknown_only(
+        unknown: Option<&UnknownTaggedFields>,
+        cx: Cx,
+    ) -> Result<usize, EncodeError> {
+        if unknown.is_none_or(UnknownTaggedFields::is_empty) {
+            return Ok(usize::from(cx.flexible));
+        }
+        let section = TaggedSize {
+            present: None,
+            flexible: cx.flexible,
+            count: 0,
+            size: 0,
+        };
+        section.finish_with(unknown, 0, cx.version)
     }
 
     /// The section's size, unknown fields included, which must not reuse a known
@@ -192,15 +210,13 @@ impl TaggedSize {
         unknown: Option<&UnknownTaggedFields>,
         known_tags: u32,
         version: i16,
-        sizes: &mut Sizes,
     ) -> Result<usize, EncodeError> {
         let no_unknown = unknown.is_none_or(UnknownTaggedFields::is_empty);
         if no_unknown && self.count == 0 {
-            // The common case: an empty section is one zero byte (a count already
-            // recorded as zero), or nothing.
+            // The common case: an empty section is one zero byte, or nothing.
             return Ok(usize::from(self.flexible));
         }
-        self.finish_with(unknown, known_tags, version, sizes)
+        self.finish_with(unknown, known_tags, version)
     }
 
     #[inline(never)]
@@ -209,7 +225,6 @@ impl TaggedSize {
         unknown: Option<&UnknownTaggedFields>,
         known_tags: u32,
         version: i16,
-        sizes: &mut Sizes,
     ) -> Result<usize, EncodeError> {
         if let Some(unknown) = unknown {
             let mut previous: Option<u32> = None;
@@ -227,9 +242,6 @@ impl TaggedSize {
                 EncodeErrorKind::TaggedFieldsNotSupported { version },
             ));
         }
-        if let Some(slot) = self.count_slot {
-            sizes.fill(slot, self.count)?;
-        }
         Ok(unsigned_varint_size(self.count as u32) + self.size)
     }
 }
@@ -239,6 +251,8 @@ impl TaggedSize {
 #[derive(Debug)]
 pub struct TaggedWriter<'u> {
     unknown: &'u [RawTaggedField],
+    /// Where the presence bits sizing recorded start.
+    present: usize,
 }
 
 impl<'u> TaggedWriter<'u> {
@@ -251,13 +265,13 @@ impl<'u> TaggedWriter<'u> {
         sizes: &mut Sizes,
     ) -> Result<Self, EncodeError> {
         let unknown = unknown.map_or(&[][..], UnknownTaggedFields::as_slice);
-        let count = if known_tags > 0 {
-            sizes.take()?
+        let (present, known) = if known_tags > 0 {
+            sizes.take_bits(known_tags)?
         } else {
-            unknown.len() as u32
+            (0, 0)
         };
-        put_unsigned_varint(buf, count);
-        Ok(TaggedWriter { unknown })
+        put_unsigned_varint(buf, known + unknown.len() as u32);
+        Ok(TaggedWriter { unknown, present })
     }
 
     /// Writes the unknown fields whose tag is below `tag` (all of them for `None`).
@@ -292,9 +306,10 @@ impl<'u> TaggedWriter<'u> {
         cx: Cx,
         sizes: &mut Sizes,
     ) -> Result<(), EncodeError> {
-        let Some(len) = sizes.take()?.checked_sub(1) else {
+        if !sizes.bit(self.present, tag) {
             return Ok(());
-        };
+        }
+        let len = sizes.take()?;
         self.flush_below(buf, Some(tag));
         put_unsigned_varint(buf, tag);
         put_unsigned_varint(buf, len);
