@@ -10,6 +10,7 @@
 pub mod checker;
 pub mod codecs;
 mod outcome;
+pub mod probes;
 pub mod scaffold;
 pub mod schema_writer;
 pub mod temp;

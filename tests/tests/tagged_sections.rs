@@ -13,17 +13,10 @@ use kafka_wire::{
     Wire,
 };
 use kafka_wire_messages::{ApiVersionsResponse, FetchRequest, RequestHeader};
+use kafka_wire_tests::probes;
 
-/// A RequestHeader v2 (key 18, version 3, correlation 7, null client ID) whose
-/// tagged section holds an empty value for each of `tags`, in that order.
 fn header_with_tags(tags: impl ExactSizeIterator<Item = u32>) -> Bytes {
-    let mut bytes = vec![0, 18, 0, 3, 0, 0, 0, 7, 0xff, 0xff];
-    put_unsigned_varint(&mut bytes, tags.len() as u32);
-    for tag in tags {
-        put_unsigned_varint(&mut bytes, tag);
-        bytes.push(0);
-    }
-    Bytes::from(bytes)
+    Bytes::from(probes::header_with_tags(tags))
 }
 
 const MANY: u32 = 65_536;
