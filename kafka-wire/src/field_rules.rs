@@ -1,8 +1,7 @@
 //! Kafka's field rules: when a field is written, where, and what a version refuses.
 //!
-//! Every derived struct runs each of its fields through these functions, one call
-//! per field and pass (through the hidden methods of [`Wire`], see there why), so the
-//! rules live here once rather than in every expansion:
+//! Every derived struct runs each of its fields through [`FieldRules`], one call per
+//! field and pass, so the rules live here once rather than in every expansion:
 //!
 //! - a field absent from a version is dropped when ignorable or holding its
 //!   default, and refused otherwise;
@@ -12,12 +11,232 @@
 //! - null is refused in versions where the field is not nullable;
 //! - strings and bytes follow the field's own flexible versions when it has some.
 
+//!
+//! Generated code names a field's type only as `<T as FieldRules>`, never through
+//! generic functions: a type that is not a Kafka type then fails one bound, the same
+//! at every use, and rustc reports it once, with [`Wire`]'s message.
+
 use bytes::BufMut;
 
-use crate::schema::FieldSchema;
+use crate::schema::{FieldSchema, TypeSchema};
 use crate::wire::tagged::{TaggedSize, TaggedWriter};
 use crate::wire::{Cx, Sizes, Wire};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
+
+/// Kafka's field rules, for every Kafka type: what derived structs call for each
+/// field. Not a public API (reached through `kafka_wire::__private`).
+///
+/// Implemented for every [`Wire`] type and for nothing else, without `Wire` as a
+/// supertrait: a field type that is not a Kafka type then fails the one bound of
+/// the one impl, the same at every use, and rustc reports it once, in [`Wire`]'s
+/// words.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a Kafka type",
+    label = "no Kafka type is written as `{Self}`",
+    note = "Kafka's types are written bool, i8, i16, u16, i32, u32, i64, f64, Uuid, KafkaString or String, Bytes, Records, Vec<T> or SmallVec<[T; N]>, and Option<T> where the field is nullable",
+    note = "a nested struct derives `kafka_wire::Struct`"
+)]
+pub trait FieldRules: Sized {
+    /// The field's Kafka type.
+    const FIELD_TYPE: TypeSchema;
+    /// True when the field's Rust type is an `Option`.
+    const FIELD_IS_OPTION: bool;
+
+    /// The value of the field when it has no `default` attribute.
+    fn schema_default_value() -> Self;
+
+    /// True when the field holds `default()`.
+    fn is_default_value(&self, default: fn() -> Self) -> bool
+    where
+        Self: PartialEq;
+
+    /// Size of a field written in the body, or 0 when it is absent or tagged at
+    /// this version. Fails when a non-ignorable field holding a non-default value is
+    /// absent, or when it is null where it may not be.
+    fn size_field(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+        is_default: impl FnOnce(&Self) -> bool,
+    ) -> Result<usize, EncodeError>;
+
+    /// Writes a field of the body when this version has it there.
+    fn write_field<B: BufMut>(
+        &self,
+        buf: &mut B,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<(), EncodeError>;
+
+    /// Reads a field of the body into `self` when this version has it there;
+    /// otherwise `self` keeps its default.
+    fn read_field(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<(), DecodeError>;
+
+    /// Sizes a tagged field into its struct's section: present when tagged at this
+    /// version and not holding its default.
+    fn size_tagged(
+        &self,
+        section: &mut TaggedSize,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+        is_default: impl FnOnce(&Self) -> bool,
+    ) -> Result<(), EncodeError>;
+
+    /// Writes a tagged field's entry if sizing found it present.
+    fn write_tagged<B: BufMut>(
+        &self,
+        section: &mut TaggedWriter<'_>,
+        buf: &mut B,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<(), EncodeError>;
+
+    /// Reads a known tagged field, refusing it in a version where the field is not
+    /// tagged (Kafka: "Tag N is not valid for version V"); `true` says the tag was
+    /// this field's.
+    fn read_tagged(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<bool, DecodeError>;
+}
+
+impl<T: Wire> FieldRules for T {
+    const FIELD_TYPE: TypeSchema = <T as Wire>::TYPE;
+    const FIELD_IS_OPTION: bool = <T as Wire>::IS_OPTION;
+
+    #[inline(always)]
+    fn schema_default_value() -> Self {
+        Self::schema_default()
+    }
+
+    #[inline(always)]
+    fn is_default_value(&self, default: fn() -> Self) -> bool
+    where
+        Self: PartialEq,
+    {
+        *self == default()
+    }
+
+    #[inline(always)]
+    fn size_field(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+        is_default: impl FnOnce(&Self) -> bool,
+    ) -> Result<usize, EncodeError> {
+        if !field.versions.contains(cx.version) {
+            if field.ignorable || is_default(self) {
+                return Ok(0);
+            }
+            return Err(EncodeError::new(EncodeErrorKind::FieldNotInVersion {
+                version: cx.version,
+            })
+            .within(field.name));
+        }
+        if field.is_tagged_at(cx.version) {
+            return Ok(0);
+        }
+        check_null(self, field, cx)?;
+        self.size(field_cx(field, cx), sizes)
+            .map_err(|e| e.within(field.name))
+    }
+
+    #[inline(always)]
+    fn write_field<B: BufMut>(
+        &self,
+        buf: &mut B,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<(), EncodeError> {
+        if field.versions.contains(cx.version) && !field.is_tagged_at(cx.version) {
+            self.write(buf, field_cx(field, cx), sizes)
+                .map_err(|e| e.within(field.name))?;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_field(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<(), DecodeError> {
+        if field.versions.contains(cx.version) && !field.is_tagged_at(cx.version) {
+            self.read_in_place(reader, field_cx(field, cx))
+                .map_err(|e| e.within(field.name))?;
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn size_tagged(
+        &self,
+        section: &mut TaggedSize,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+        is_default: impl FnOnce(&Self) -> bool,
+    ) -> Result<(), EncodeError> {
+        let present = field.is_tagged_at(cx.version) && !is_default(self);
+        if present {
+            check_null(self, field, cx)?;
+        }
+        let tag = field.tag.unwrap_or_default();
+        section
+            .field(tag, present, self, field_cx(field, cx), sizes)
+            .map_err(|e| e.within(field.name))
+    }
+
+    #[inline(always)]
+    fn write_tagged<B: BufMut>(
+        &self,
+        section: &mut TaggedWriter<'_>,
+        buf: &mut B,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<(), EncodeError> {
+        let tag = field.tag.unwrap_or_default();
+        section
+            .field(buf, tag, self, field_cx(field, cx), sizes)
+            .map_err(|e| e.within(field.name))
+    }
+
+    #[inline(always)]
+    fn read_tagged(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<bool, DecodeError> {
+        if !field.is_tagged_at(cx.version) {
+            let tag = field.tag.unwrap_or_default();
+            return Err(reader
+                .error(DecodeErrorKind::TagNotInVersion {
+                    tag,
+                    version: cx.version,
+                })
+                .within(field.name));
+        }
+        self.read_in_place(reader, field_cx(field, cx))
+            .map_err(|e| e.within(field.name))?;
+        Ok(true)
+    }
+}
 
 /// The context a field's value is coded in at `cx`.
 #[inline(always)]
@@ -38,126 +257,4 @@ fn check_null<T: Wire>(value: &T, field: &FieldSchema, cx: Cx) -> Result<(), Enc
         .within(field.name));
     }
     Ok(())
-}
-
-/// Size of a field written in the body, or 0 when it is absent or tagged at this
-/// version. Fails when a non-ignorable field holding a non-default value is absent,
-/// or when it is null where it may not be.
-#[inline(always)]
-pub(crate) fn size_field<T: Wire>(
-    value: &T,
-    field: &'static FieldSchema,
-    cx: Cx,
-    sizes: &mut Sizes,
-    is_default: impl FnOnce(&T) -> bool,
-) -> Result<usize, EncodeError> {
-    if !field.versions.contains(cx.version) {
-        if field.ignorable || is_default(value) {
-            return Ok(0);
-        }
-        return Err(EncodeError::new(EncodeErrorKind::FieldNotInVersion {
-            version: cx.version,
-        })
-        .within(field.name));
-    }
-    if field.is_tagged_at(cx.version) {
-        return Ok(0);
-    }
-    check_null(value, field, cx)?;
-    value
-        .size(field_cx(field, cx), sizes)
-        .map_err(|e| e.within(field.name))
-}
-
-/// Writes a field of the body when this version has it there.
-#[inline(always)]
-pub(crate) fn write_field<T: Wire, B: BufMut>(
-    value: &T,
-    buf: &mut B,
-    field: &'static FieldSchema,
-    cx: Cx,
-    sizes: &mut Sizes,
-) -> Result<(), EncodeError> {
-    if field.versions.contains(cx.version) && !field.is_tagged_at(cx.version) {
-        value
-            .write(buf, field_cx(field, cx), sizes)
-            .map_err(|e| e.within(field.name))?;
-    }
-    Ok(())
-}
-
-/// Reads a field of the body into `slot` when this version has it there; otherwise
-/// `slot` keeps its default.
-#[inline(always)]
-pub(crate) fn read_field<T: Wire>(
-    slot: &mut T,
-    reader: &mut Reader<'_>,
-    field: &'static FieldSchema,
-    cx: Cx,
-) -> Result<(), DecodeError> {
-    if field.versions.contains(cx.version) && !field.is_tagged_at(cx.version) {
-        slot.read_in_place(reader, field_cx(field, cx))
-            .map_err(|e| e.within(field.name))?;
-    }
-    Ok(())
-}
-
-/// Sizes a tagged field into its struct's section: present when tagged at this
-/// version and not holding its default.
-#[inline(always)]
-pub(crate) fn size_tagged<T: Wire>(
-    value: &T,
-    section: &mut TaggedSize,
-    field: &'static FieldSchema,
-    cx: Cx,
-    sizes: &mut Sizes,
-    is_default: impl FnOnce(&T) -> bool,
-) -> Result<(), EncodeError> {
-    let present = field.is_tagged_at(cx.version) && !is_default(value);
-    if present {
-        check_null(value, field, cx)?;
-    }
-    let tag = field.tag.unwrap_or_default();
-    section
-        .field(tag, present, value, field_cx(field, cx), sizes)
-        .map_err(|e| e.within(field.name))
-}
-
-/// Writes a tagged field's entry if sizing found it present.
-#[inline(always)]
-pub(crate) fn write_tagged<T: Wire, B: BufMut>(
-    value: &T,
-    section: &mut TaggedWriter<'_>,
-    buf: &mut B,
-    field: &'static FieldSchema,
-    cx: Cx,
-    sizes: &mut Sizes,
-) -> Result<(), EncodeError> {
-    let tag = field.tag.unwrap_or_default();
-    section
-        .field(buf, tag, value, field_cx(field, cx), sizes)
-        .map_err(|e| e.within(field.name))
-}
-
-/// Reads a known tagged field, refusing it in a version where the field is not
-/// tagged; `true` says the tag was this field's.
-#[inline(always)]
-pub(crate) fn read_tagged<T: Wire>(
-    slot: &mut T,
-    reader: &mut Reader<'_>,
-    field: &'static FieldSchema,
-    cx: Cx,
-) -> Result<bool, DecodeError> {
-    if !field.is_tagged_at(cx.version) {
-        let tag = field.tag.unwrap_or_default();
-        return Err(reader
-            .error(DecodeErrorKind::TagNotInVersion {
-                tag,
-                version: cx.version,
-            })
-            .within(field.name));
-    }
-    slot.read_in_place(reader, field_cx(field, cx))
-        .map_err(|e| e.within(field.name))?;
-    Ok(true)
 }

@@ -406,6 +406,10 @@ impl Sweep {
         }
     }
 
+    fn assert_refused_within(&self, times: usize) {
+        assert!(self.refused.ratio <= times as f64, "{}", self.refused.at);
+    }
+
     fn print(&self, name: &str) {
         println!(
             "{name}: {} inputs refused, worst peak {:.2}x the input ({}); {} decoded, worst {:.2}x ({})",
@@ -437,28 +441,31 @@ fn with_count_at(encoding: &[u8], compact: bool, offset: usize, count: usize) ->
     input
 }
 
-/// Every message at every version: its populated encoding with a count equal to
-/// the bytes that follow inserted at each offset, then 4 KiB of zeros. Each input
-/// must be refused costing at most [`MOST_TIMES_THE_INPUT`] times its size.
-#[test]
-fn a_count_of_the_bytes_left_at_every_offset_of_every_message() {
-    let sweep = Sweep::every_message(|encoding, compact| {
+/// Every message at every version: its populated encoding with counts inserted at
+/// each offset, each count `counts(bytes after it)`, then [`ZEROS`] zero bytes.
+fn counts_at_every_offset(counts: fn(usize) -> Vec<usize>) -> Sweep {
+    Sweep::every_message(|encoding, compact| {
         (0..=encoding.len())
-            .map(|offset| {
+            .flat_map(|offset| {
                 let after = encoding.len() - offset + ZEROS;
-                (
-                    format!("count {after} at byte {offset}"),
-                    with_count_at(encoding, compact, offset, after),
-                )
+                counts(after).into_iter().map(move |count| {
+                    (
+                        format!("count {count} at byte {offset}"),
+                        with_count_at(encoding, compact, offset, count),
+                    )
+                })
             })
             .collect()
-    });
+    })
+}
+
+/// A count equal to the bytes that follow, at every offset of every message: each
+/// input must be refused costing at most [`MOST_TIMES_THE_INPUT`] times its size.
+#[test]
+fn a_count_of_the_bytes_left_at_every_offset_of_every_message() {
+    let sweep = counts_at_every_offset(|after| vec![after]);
     sweep.print("count = bytes left");
-    assert!(
-        sweep.refused.ratio <= MOST_TIMES_THE_INPUT as f64,
-        "{}",
-        sweep.refused.at
-    );
+    sweep.assert_refused_within(MOST_TIMES_THE_INPUT);
     assert!(sweep.refused_count > 10_000);
 }
 
@@ -472,11 +479,7 @@ fn every_truncation_of_every_message() {
             .collect()
     });
     sweep.print("truncations");
-    assert!(
-        sweep.refused.ratio <= MOST_TIMES_THE_INPUT as f64,
-        "{}",
-        sweep.refused.at
-    );
+    sweep.assert_refused_within(MOST_TIMES_THE_INPUT);
     assert_eq!(sweep.decoded_count, 0);
 }
 
@@ -491,24 +494,9 @@ const MOST_PER_DECODED_BYTE: usize = 32;
 /// [`MOST_PER_DECODED_BYTE`] times the bytes they came from, however it ends.
 #[test]
 fn counts_that_could_fit_cost_what_their_elements_take() {
-    let sweep = Sweep::every_message(|encoding, compact| {
-        (0..=encoding.len())
-            .flat_map(|offset| (1..6).map(move |shift| (offset, shift)))
-            .map(|(offset, shift)| {
-                let count = (encoding.len() - offset + ZEROS) >> shift;
-                (
-                    format!("count {count} at byte {offset}"),
-                    with_count_at(encoding, compact, offset, count),
-                )
-            })
-            .collect()
-    });
+    let sweep = counts_at_every_offset(|after| (1..6).map(|shift| after >> shift).collect());
     sweep.print("counts that could fit");
-    assert!(
-        sweep.refused.ratio <= MOST_PER_DECODED_BYTE as f64,
-        "{}",
-        sweep.refused.at
-    );
+    sweep.assert_refused_within(MOST_PER_DECODED_BYTE);
 }
 
 #[test]

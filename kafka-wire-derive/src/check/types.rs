@@ -25,14 +25,14 @@ pub fn type_checks(container: &Container) -> TokenStream {
 
 fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
     let ty = &field.ty;
-    let wire = quote!(<#ty as ::kafka_wire::__private::Wire>);
+    let rules = quote!(<#ty as ::kafka_wire::__private::FieldRules>);
     let mut checks = Vec::new();
     match field.nullable {
         Some(_) => checks.push(required(ty, "NullableField")),
         None => checks.push(assertion(
             ty,
             "AN_OPTION_NEEDS_NULLABLE_VERSIONS",
-            quote!(!#wire::IS_OPTION),
+            quote!(!#rules::FIELD_IS_OPTION),
             format!(
                 "field `{}` is an `Option`, but has no `nullable` versions: add `nullable = \"N+\"` with the versions in which it may be null",
                 field.ident
@@ -57,7 +57,7 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
         checks.push(assertion(
             ty,
             "NESTED_TAGS_WITHIN_FLEXIBLE_VERSIONS",
-            quote!(::kafka_wire::__private::tags_within_flexible(&#wire::TYPE, #versions, #flexible)),
+            quote!(::kafka_wire::__private::tags_within_flexible(&#rules::FIELD_TYPE, #versions, #flexible)),
             format!(
                 "field `{}` holds a struct with a tagged field in a version where `{}` is not flexible (`{}`)",
                 field.ident, container.ident, message.flexible.range
@@ -66,7 +66,7 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
         checks.push(assertion(
             ty,
             "NESTED_STRUCTS_KEEP_UNKNOWN_TAGS",
-            quote!(::kafka_wire::__private::keeps_unknown_tags_within(&#wire::TYPE, #reached_flexible)),
+            quote!(::kafka_wire::__private::keeps_unknown_tags_within(&#rules::FIELD_TYPE, #reached_flexible)),
             format!(
                 "field `{}` holds a struct used in flexible versions of `{}` that has no field for unknown tagged fields: add `#[kafka(unknown_tagged)] pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields` to it",
                 field.ident, container.ident

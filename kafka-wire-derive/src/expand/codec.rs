@@ -72,7 +72,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
     } else {
         quote! {
             let mut section = #p::TaggedSize::begin(#known_tags, cx, sizes);
-            #( <#t_tys as #p::Wire>::size_tagged(&self.#t_idents, &mut section, &FIELDS[#tagged], cx, sizes, #t_is_default)?; )*
+            #( <#t_tys as #p::FieldRules>::size_tagged(&self.#t_idents, &mut section, &FIELDS[#tagged], cx, sizes, #t_is_default)?; )*
             #unknown_ref
             size += section.finish(unknown, #known_tags, cx.version)?;
         }
@@ -85,18 +85,18 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             #[inline]
             fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
                 let mut size = 0usize;
-                #( size += <#tys as #p::Wire>::size_field(&self.#idents, &FIELDS[#index], cx, sizes, #is_default)?; )*
+                #( size += <#tys as #p::FieldRules>::size_field(&self.#idents, &FIELDS[#index], cx, sizes, #is_default)?; )*
                 #size_section
                 ::core::result::Result::Ok(size)
             }
 
             #[inline]
             fn write<B: #p::BufMut>(&self, buf: &mut B, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> {
-                #( <#tys as #p::Wire>::write_field(&self.#idents, buf, &FIELDS[#index], cx, sizes)?; )*
+                #( <#tys as #p::FieldRules>::write_field(&self.#idents, buf, &FIELDS[#index], cx, sizes)?; )*
                 if cx.flexible {
                     #unknown_ref
                     let mut section = #p::TaggedWriter::begin(buf, #known_tags, unknown, sizes)?;
-                    #( <#t_tys as #p::Wire>::write_tagged(&self.#t_idents, &mut section, buf, &FIELDS[#tagged], cx, sizes)?; )*
+                    #( <#t_tys as #p::FieldRules>::write_tagged(&self.#t_idents, &mut section, buf, &FIELDS[#tagged], cx, sizes)?; )*
                     section.finish(buf);
                 }
                 ::core::result::Result::Ok(())
@@ -116,11 +116,11 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             #[inline]
             fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
                 let this = self;
-                #( <#tys as #p::Wire>::read_field(&mut this.#idents, reader, &FIELDS[#index], cx)?; )*
+                #( <#tys as #p::FieldRules>::read_field(&mut this.#idents, reader, &FIELDS[#index], cx)?; )*
                 if cx.flexible {
                     #unknown_mut
                     #p::read_tagged_section(reader, unknown, |tag, reader| match tag {
-                        #( #t_tags => <#t_tys as #p::Wire>::read_tagged(&mut this.#t_idents, reader, &FIELDS[#tagged], cx), )*
+                        #( #t_tags => <#t_tys as #p::FieldRules>::read_tagged(&mut this.#t_idents, reader, &FIELDS[#tagged], cx), )*
                         _ => ::core::result::Result::Ok(false),
                     })?;
                 }

@@ -27,7 +27,7 @@ pub fn is_default_fn(index: usize) -> Ident {
 fn field_helpers(field: &Field, index: usize) -> TokenStream {
     let ty = &field.ty;
     let value = match &field.default {
-        None => quote!(<#ty as ::kafka_wire::__private::Wire>::schema_default()),
+        None => quote!(<#ty as ::kafka_wire::__private::FieldRules>::schema_default_value()),
         Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
         Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
         Some(DefaultValue::Str(s)) => quote_spanned! {s.span()=>
@@ -36,7 +36,8 @@ fn field_helpers(field: &Field, index: usize) -> TokenStream {
     };
     let default = default_fn(index);
     let is_default = is_default_fn(index);
-    let compare = quote!(<#ty as ::kafka_wire::__private::Wire>::is_default_value(value, #default));
+    let compare =
+        quote!(<#ty as ::kafka_wire::__private::FieldRules>::is_default_value(value, #default));
     quote! {
         #[inline]
         fn #default() -> #ty {

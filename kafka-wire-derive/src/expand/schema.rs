@@ -47,7 +47,7 @@ fn field_schema(field: &Field) -> TokenStream {
     quote! {
         ::kafka_wire::__private::FieldSchema {
             name: #name,
-            ty: <#ty as ::kafka_wire::__private::Wire>::TYPE,
+            ty: <#ty as ::kafka_wire::__private::FieldRules>::FIELD_TYPE,
             versions: #versions,
             nullable_versions: #nullable,
             tagged_versions: #tagged,

@@ -141,26 +141,36 @@ impl DecodeError {
     pub fn offset(&self) -> usize {
         self.0.offset
     }
-
-    /// The field it happened in, e.g. `ApiVersionsResponse.ApiKeys[2].MinVersion`.
-    pub fn path(&self) -> &FieldPath {
-        &self.0.path
-    }
-
-    /// Adds an enclosing field or message name to the path.
-    #[cold]
-    pub fn within(mut self, name: &'static str) -> Self {
-        self.0.path.push(PathSegment::Name(name));
-        self
-    }
-
-    /// Adds the position of the array element the error is in.
-    #[cold]
-    pub fn at_index(mut self, index: usize) -> Self {
-        self.0.path.push(PathSegment::Index(index));
-        self
-    }
 }
+
+/// The path methods both errors share: the path is built as the error travels up.
+macro_rules! path_methods {
+    ($error:ident, $example:literal) => {
+        impl $error {
+            #[doc = concat!("The field at fault, e.g. ", $example, ".")]
+            pub fn path(&self) -> &FieldPath {
+                &self.0.path
+            }
+
+            /// Adds an enclosing field or message name to the path.
+            #[cold]
+            pub fn within(mut self, name: &'static str) -> Self {
+                self.0.path.push(PathSegment::Name(name));
+                self
+            }
+
+            /// Adds the position of the array element the error is in.
+            #[cold]
+            pub fn at_index(mut self, index: usize) -> Self {
+                self.0.path.push(PathSegment::Index(index));
+                self
+            }
+        }
+    };
+}
+
+path_methods!(DecodeError, "`ApiVersionsResponse.ApiKeys[2].MinVersion`");
+path_methods!(EncodeError, "`ApiVersionsRequest.ClusterId`");
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -265,25 +275,6 @@ impl EncodeError {
     /// What went wrong.
     pub fn kind(&self) -> &EncodeErrorKind {
         &self.0.kind
-    }
-
-    /// The field at fault, e.g. `ApiVersionsRequest.ClusterId`.
-    pub fn path(&self) -> &FieldPath {
-        &self.0.path
-    }
-
-    /// Adds an enclosing field or message name to the path.
-    #[cold]
-    pub fn within(mut self, name: &'static str) -> Self {
-        self.0.path.push(PathSegment::Name(name));
-        self
-    }
-
-    /// Adds the position of the array element the error is in.
-    #[cold]
-    pub fn at_index(mut self, index: usize) -> Self {
-        self.0.path.push(PathSegment::Index(index));
-        self
     }
 }
 

@@ -252,13 +252,25 @@ fn read_elements<E: Elements>(
     elements: &mut E,
 ) -> Result<(), DecodeError> {
     let cx = cx.with_nullable(false);
-    for index in 0..reserved {
+    read_range(reader, 0..reserved, cx, elements)?;
+    if reserved < count {
+        read_beyond_reservation(reader, count, reserved, cx, elements)?;
+    }
+    Ok(())
+}
+
+/// Reads the elements at positions `range` onto the end of `elements`.
+#[inline(always)]
+fn read_range<E: Elements>(
+    reader: &mut Reader<'_>,
+    range: std::ops::Range<usize>,
+    cx: Cx,
+    elements: &mut E,
+) -> Result<(), DecodeError> {
+    for index in range {
         elements
             .read_one(reader, cx)
             .map_err(|e| e.at_index(index))?;
-    }
-    if reserved < count {
-        read_beyond_reservation(reader, count, reserved, cx, elements)?;
     }
     Ok(())
 }
@@ -276,12 +288,7 @@ fn read_beyond_reservation<E: Elements>(
 ) -> Result<(), DecodeError> {
     let fits = reader.remaining() / element_min_size::<E::Item>(cx) + 1;
     elements.reserve_exact((count - reserved).min(fits));
-    for index in reserved..count {
-        elements
-            .read_one(reader, cx)
-            .map_err(|e| e.at_index(index))?;
-    }
-    Ok(())
+    read_range(reader, reserved..count, cx, elements)
 }
 
 /// The fewest bytes an element takes, at least one (an element of no bytes still

@@ -25,9 +25,7 @@ pub use uuid::{Uuid, UuidParseError};
 
 use ::bytes::BufMut;
 
-use crate::field_rules;
-use crate::schema::{FieldSchema, TypeSchema};
-use crate::wire::tagged::{TaggedSize, TaggedWriter};
+use crate::schema::TypeSchema;
 use crate::{DecodeError, EncodeError, Reader};
 
 /// The encoding context of one value: the version being written or read, whether
@@ -139,90 +137,4 @@ pub trait Wire: Sized {
     /// generator defines it: zero, false or empty, and for a nullable field the empty
     /// value rather than null (records excepted, which start out null).
     fn schema_default() -> Self;
-
-    // What derived structs call for each field: Kafka's field rules, in
-    // `field_rules`. They are methods here so that generated code names every field
-    // type only as `<T as Wire>`: a type that is not a Kafka type is then reported
-    // once, with this trait's message, instead of once per rule it meets.
-
-    #[doc(hidden)]
-    #[inline(always)]
-    fn is_default_value(&self, default: fn() -> Self) -> bool
-    where
-        Self: PartialEq,
-    {
-        *self == default()
-    }
-
-    #[doc(hidden)]
-    #[inline(always)]
-    fn size_field(
-        &self,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-        is_default: impl FnOnce(&Self) -> bool,
-    ) -> Result<usize, EncodeError> {
-        field_rules::size_field(self, field, cx, sizes, is_default)
-    }
-
-    #[doc(hidden)]
-    #[inline(always)]
-    fn write_field<B: BufMut>(
-        &self,
-        buf: &mut B,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<(), EncodeError> {
-        field_rules::write_field(self, buf, field, cx, sizes)
-    }
-
-    #[doc(hidden)]
-    #[inline(always)]
-    fn read_field(
-        &mut self,
-        reader: &mut Reader<'_>,
-        field: &'static FieldSchema,
-        cx: Cx,
-    ) -> Result<(), DecodeError> {
-        field_rules::read_field(self, reader, field, cx)
-    }
-
-    #[doc(hidden)]
-    #[inline(always)]
-    fn size_tagged(
-        &self,
-        section: &mut TaggedSize,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-        is_default: impl FnOnce(&Self) -> bool,
-    ) -> Result<(), EncodeError> {
-        field_rules::size_tagged(self, section, field, cx, sizes, is_default)
-    }
-
-    #[doc(hidden)]
-    #[inline(always)]
-    fn write_tagged<B: BufMut>(
-        &self,
-        section: &mut TaggedWriter<'_>,
-        buf: &mut B,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<(), EncodeError> {
-        field_rules::write_tagged(self, section, buf, field, cx, sizes)
-    }
-
-    #[doc(hidden)]
-    #[inline(always)]
-    fn read_tagged(
-        &mut self,
-        reader: &mut Reader<'_>,
-        field: &'static FieldSchema,
-        cx: Cx,
-    ) -> Result<bool, DecodeError> {
-        field_rules::read_tagged(self, reader, field, cx)
-    }
 }
