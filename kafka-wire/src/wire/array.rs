@@ -19,7 +19,7 @@ trait Elements: Sized {
     /// How many elements it holds without allocating.
     fn in_place() -> usize;
     fn reserve_exact(&mut self, additional: usize);
-    /// Reads one more element onto the end.
+    /// Reads one more element onto the end; an error names its position.
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError>;
 }
 
@@ -45,10 +45,13 @@ impl<T: Wire> Elements for Vec<T> {
         // Built where it will live: a struct element is not copied out of a `Result`
         // and then again into the array.
         self.push(T::schema_default());
-        match self.last_mut() {
+        let read = match self.last_mut() {
             Some(element) => element.read_in_place(reader, cx),
             None => Ok(()),
-        }
+        };
+        // The position is worked out only for an error, so the loop that reads the
+        // elements keeps no counter alive across the element's decoder.
+        read.map_err(|e| e.at_index(self.len() - 1))
     }
 }
 
@@ -76,7 +79,8 @@ where
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
         // Pushed whole: its elements are small, and finding the last one again would
         // read the inline buffer back over the stores that just wrote it.
-        self.push(A::Item::read(reader, cx)?);
+        let element = A::Item::read(reader, cx).map_err(|e| e.at_index(self.len()))?;
+        self.push(element);
         Ok(())
     }
 }
@@ -267,10 +271,8 @@ fn read_range<E: Elements>(
     cx: Cx,
     elements: &mut E,
 ) -> Result<(), DecodeError> {
-    for index in range {
-        elements
-            .read_one(reader, cx)
-            .map_err(|e| e.at_index(index))?;
+    for _ in range {
+        elements.read_one(reader, cx)?;
     }
     Ok(())
 }
