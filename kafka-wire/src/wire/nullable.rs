@@ -23,7 +23,7 @@ use crate::{DecodeError, EncodeError, Reader};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be null in Kafka's protocol",
     label = "only strings, bytes, records, arrays and structs are nullable",
-    note = "write `{Self}` without the `Option`, and remove `nullable` from the field"
+    note = "write the field as `{Self}`, without the `Option` (and without `nullable` versions)"
 )]
 pub trait Nullable: Wire {
     /// Size of the null marker.
