@@ -185,7 +185,8 @@ fn write<T: Wire, B: BufMut>(
 }
 
 /// The position of `element` in `elements`, worked out only when an error needs
-/// it, so the loops above keep no counter.
+/// it, so the sizing loop keeps no counter. (The writing loop keeps one: measured,
+/// MetadataResponse v12 encode took 10 % fewer instructions with it.)
 #[cold]
 fn index_of<T>(elements: &[T], element: &T) -> usize {
     let offset = std::ptr::from_ref(element).addr() - elements.as_ptr().addr();

@@ -1,5 +1,7 @@
 //! What sizing a value learns that writing it needs again.
 
+use smallvec::SmallVec;
+
 use crate::{EncodeError, EncodeErrorKind};
 
 /// The facts [`Wire::size`](crate::Wire::size) works out and
@@ -27,19 +29,12 @@ use crate::{EncodeError, EncodeErrorKind};
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Sizes {
-    /// The first values recorded, held in place: most messages record none or a
-    /// few, and then encoding allocates nothing for them.
-    in_place: [u32; IN_PLACE],
-    /// The values past the first [`IN_PLACE`].
-    beyond: Vec<u32>,
-    /// How many values are recorded.
-    len: usize,
+    /// Recorded values, in writing order. Most messages record none or a few, held
+    /// in place, so encoding allocates nothing for them.
+    recorded: SmallVec<[u32; 8]>,
     /// The next value writing reads.
     next: usize,
 }
-
-/// Values [`Sizes`] holds without allocating.
-const IN_PLACE: usize = 8;
 
 impl Sizes {
     /// An empty record; allocates nothing until more than a few values are recorded.
@@ -47,52 +42,20 @@ impl Sizes {
         Sizes::default()
     }
 
-    #[inline]
-    fn push(&mut self, value: u32) -> usize {
-        let at = self.len;
-        match self.in_place.get_mut(at) {
-            Some(place) => *place = value,
-            None => self.beyond.push(value),
-        }
-        self.len += 1;
-        at
-    }
-
-    #[inline]
-    fn get(&self, at: usize) -> Option<u32> {
-        if at >= self.len {
-            return None;
-        }
-        match self.in_place.get(at) {
-            Some(value) => Some(*value),
-            None => self.beyond.get(at - IN_PLACE).copied(),
-        }
-    }
-
-    #[inline]
-    fn get_mut(&mut self, at: usize) -> Option<&mut u32> {
-        if at >= self.len {
-            return None;
-        }
-        match self.in_place.get_mut(at) {
-            Some(value) => Some(value),
-            None => self.beyond.get_mut(at - IN_PLACE),
-        }
-    }
-
     /// Makes room for a value known only later (a value's size is known after the
     /// things inside it are recorded, yet read before them); returns where it goes.
     #[inline]
     pub(crate) fn reserve(&mut self) -> usize {
-        self.push(0)
+        self.recorded.push(0);
+        self.recorded.len() - 1
     }
 
     /// Makes room for `bits` bits, all clear; returns where they start.
     #[inline]
     pub(crate) fn reserve_bits(&mut self, bits: u32) -> usize {
-        let start = self.push(0);
-        for _ in 1..bits.div_ceil(32) {
-            self.push(0);
+        let start = self.recorded.len();
+        for _ in 0..bits.div_ceil(32) {
+            self.recorded.push(0);
         }
         start
     }
@@ -100,7 +63,7 @@ impl Sizes {
     /// Sets bit `bit` of the bits reserved at `start`.
     #[inline]
     pub(crate) fn set_bit(&mut self, start: usize, bit: u32) {
-        if let Some(word) = self.get_mut(start + (bit / 32) as usize) {
+        if let Some(word) = self.recorded.get_mut(start + (bit / 32) as usize) {
             *word |= 1 << (bit % 32);
         }
     }
@@ -110,21 +73,20 @@ impl Sizes {
     #[inline]
     pub(crate) fn take_bits(&mut self, bits: u32) -> Result<(usize, u32), EncodeError> {
         let start = self.next;
-        let mut set = 0;
-        for word in 0..bits.div_ceil(32) as usize {
-            let Some(value) = self.get(start + word) else {
-                return Err(EncodeError::new(EncodeErrorKind::NotSized));
-            };
-            set += value.count_ones();
-            self.next += 1;
-        }
+        let words = bits.div_ceil(32) as usize;
+        let Some(recorded) = self.recorded.get(start..start + words) else {
+            return Err(EncodeError::new(EncodeErrorKind::NotSized));
+        };
+        let set = recorded.iter().map(|word| word.count_ones()).sum();
+        self.next += words;
         Ok((start, set))
     }
 
     /// True when bit `bit` of the bits taken at `start` is set.
     #[inline]
     pub(crate) fn bit(&self, start: usize, bit: u32) -> bool {
-        self.get(start + (bit / 32) as usize)
+        self.recorded
+            .get(start + (bit / 32) as usize)
             .is_some_and(|word| word & (1 << (bit % 32)) != 0)
     }
 
@@ -133,7 +95,7 @@ impl Sizes {
     pub(crate) fn fill(&mut self, slot: usize, value: usize) -> Result<(), EncodeError> {
         let value =
             u32::try_from(value).map_err(|_| EncodeError::new(EncodeErrorKind::TooLong(value)))?;
-        if let Some(place) = self.get_mut(slot) {
+        if let Some(place) = self.recorded.get_mut(slot) {
             *place = value;
         }
         Ok(())
@@ -142,13 +104,13 @@ impl Sizes {
     /// The next recorded value, in the order sizing recorded them.
     #[inline]
     pub(crate) fn take(&mut self) -> Result<u32, EncodeError> {
-        let value = self.get(self.next);
+        let value = self.recorded.get(self.next).copied();
         self.next += 1;
         value.ok_or_else(|| EncodeError::new(EncodeErrorKind::NotSized))
     }
 
     /// True when writing has read back everything sizing recorded.
     pub fn is_used_up(&self) -> bool {
-        self.next == self.len
+        self.next == self.recorded.len()
     }
 }

@@ -135,8 +135,8 @@ fn entry_size(tag: u32, len: usize) -> usize {
 /// are present (a bit per tag), and how large each present value is.
 #[derive(Debug)]
 pub struct TaggedSize {
-    /// Where the presence bits start, for a struct that declares tags, in a flexible
-    /// version.
+    /// Where the presence bits start; `Some` only for a struct that declares tags,
+    /// in a flexible version.
     present: Option<usize>,
     flexible: bool,
     count: usize,
@@ -171,8 +171,9 @@ impl TaggedSize {
             return Ok(());
         }
         self.count += 1;
-        let Some(bits) = self.present.filter(|_| self.flexible) else {
-            // Refused in `finish`, once, whatever else the section holds.
+        let Some(bits) = self.present else {
+            // Not flexible here: refused in `finish`, once, whatever else the
+            // section holds.
             return Ok(());
         };
         sizes.set_bit(bits, tag);
