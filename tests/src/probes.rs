@@ -19,17 +19,30 @@ pub struct Probe {
     pub why: &'static str,
 }
 
-/// `prefix`, then an array count equal to the bytes that follow (a varint of count
-/// + 1 when `compact`, else an int32), then `zeros` zero bytes.
-pub fn lying_count(prefix: &[u8], compact: bool, zeros: usize) -> Vec<u8> {
-    let mut bytes = prefix.to_vec();
+/// `encoding` with an array count inserted at `offset` (a varint of count + 1 when
+/// `compact`, else an int32), then `zeros` zero bytes.
+pub fn count_at(
+    encoding: &[u8],
+    offset: usize,
+    compact: bool,
+    count: usize,
+    zeros: usize,
+) -> Vec<u8> {
+    let mut bytes = encoding[..offset].to_vec();
     if compact {
-        put_unsigned_varint(&mut bytes, zeros as u32 + 1);
+        put_unsigned_varint(&mut bytes, count as u32 + 1);
     } else {
-        bytes.extend_from_slice(&(zeros as i32).to_be_bytes());
+        bytes.extend_from_slice(&(count as i32).to_be_bytes());
     }
+    bytes.extend_from_slice(&encoding[offset..]);
     bytes.resize(bytes.len() + zeros, 0);
     bytes
+}
+
+/// `prefix`, then an array count equal to the bytes that follow it, which are
+/// `zeros` zero bytes.
+pub fn lying_count(prefix: &[u8], compact: bool, zeros: usize) -> Vec<u8> {
+    count_at(prefix, prefix.len(), compact, zeros, zeros)
 }
 
 /// A RequestHeader v2 (key 18, version 3, correlation 7, null client ID) whose

@@ -13,11 +13,10 @@
 //! claimed capacity); that is why it is not run here.
 
 use bytes::Bytes;
-use kafka_wire::wire::varint::put_unsigned_varint;
 use kafka_wire::{Cx, DecodeErrorKind, KafkaString, Message, Reader, Records, Wire};
 use kafka_wire_messages::{ApiVersionsRequest, ApiVersionsResponse, BrokerIds};
 use kafka_wire_tests::codecs::{codec, codecs, Codec};
-use kafka_wire_tests::probes::probes;
+use kafka_wire_tests::probes::{count_at, probes};
 use kafka_wire_tests::schema_writer::{write, Nulls, Populated};
 
 #[path = "common/counting_allocator.rs"]
@@ -427,20 +426,6 @@ impl Sweep {
 /// allows, so a count that elements could fill has something to fill it with.
 const ZEROS: usize = 4096;
 
-/// `encoding` with an array count of `count(bytes after it)` inserted at `offset`,
-/// then [`ZEROS`] zero bytes.
-fn with_count_at(encoding: &[u8], compact: bool, offset: usize, count: usize) -> Vec<u8> {
-    let mut input = encoding[..offset].to_vec();
-    if compact {
-        put_unsigned_varint(&mut input, count as u32 + 1);
-    } else {
-        input.extend_from_slice(&(count as i32).to_be_bytes());
-    }
-    input.extend_from_slice(&encoding[offset..]);
-    input.resize(input.len() + ZEROS, 0);
-    input
-}
-
 /// Every message at every version: its populated encoding with counts inserted at
 /// each offset, each count `counts(bytes after it)`, then [`ZEROS`] zero bytes.
 fn counts_at_every_offset(counts: fn(usize) -> Vec<usize>) -> Sweep {
@@ -451,7 +436,7 @@ fn counts_at_every_offset(counts: fn(usize) -> Vec<usize>) -> Sweep {
                 counts(after).into_iter().map(move |count| {
                     (
                         format!("count {count} at byte {offset}"),
-                        with_count_at(encoding, compact, offset, count),
+                        count_at(encoding, offset, compact, count, ZEROS),
                     )
                 })
             })
