@@ -1,0 +1,108 @@
+//! AlterShareGroupOffsets (API key 91).
+
+use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+
+/// AlterShareGroupOffsets request.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 91, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+pub struct AlterShareGroupOffsetsRequest {
+    /// The group identifier.
+    #[kafka(versions = "0+", entity_type = "groupId")]
+    pub group_id: KafkaString,
+    /// The topics to alter offsets for.
+    #[kafka(versions = "0+")]
+    pub topics: Vec<AlterShareGroupOffsetsRequestTopic>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `AlterShareGroupOffsetsRequest.Topics`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct AlterShareGroupOffsetsRequestTopic {
+    /// The topic name.
+    #[kafka(versions = "0+", map_key, entity_type = "topicName")]
+    pub topic_name: KafkaString,
+    /// Each partition to alter offsets for.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<AlterShareGroupOffsetsRequestPartition>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `AlterShareGroupOffsetsRequest.Topics[].Partitions`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct AlterShareGroupOffsetsRequestPartition {
+    /// The partition index.
+    #[kafka(versions = "0+")]
+    pub partition_index: i32,
+    /// The share-partition start offset.
+    #[kafka(versions = "0+")]
+    pub start_offset: i64,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// AlterShareGroupOffsets response.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 91, kind = response, versions = "0", flexible = "0+")]
+pub struct AlterShareGroupOffsetsResponse {
+    /// The duration in milliseconds for which the request was throttled due to a quota
+    /// violation, or zero if the request did not violate any quota.
+    #[kafka(versions = "0+")]
+    pub throttle_time_ms: i32,
+    /// The top-level error code, or 0 if there was no error.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// The top-level error message, or null if there was no error.
+    #[kafka(versions = "0+", nullable = "0+", default = null)]
+    pub error_message: Option<KafkaString>,
+    /// The results for each topic.
+    #[kafka(versions = "0+")]
+    pub responses: Vec<AlterShareGroupOffsetsResponseTopic>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `AlterShareGroupOffsetsResponse.Responses`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct AlterShareGroupOffsetsResponseTopic {
+    /// The topic name.
+    #[kafka(versions = "0+", map_key, entity_type = "topicName")]
+    pub topic_name: KafkaString,
+    /// The unique topic ID.
+    #[kafka(versions = "0+")]
+    pub topic_id: Uuid,
+    ///
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<AlterShareGroupOffsetsResponsePartition>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `AlterShareGroupOffsetsResponse.Responses[].Partitions`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct AlterShareGroupOffsetsResponsePartition {
+    /// The partition index.
+    #[kafka(versions = "0+")]
+    pub partition_index: i32,
+    /// The error code, or 0 if there was no error.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// The error message, or null if there was no error.
+    #[kafka(versions = "0+", nullable = "0+", default = null)]
+    pub error_message: Option<KafkaString>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}

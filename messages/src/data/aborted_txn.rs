@@ -1,0 +1,20 @@
+//! AbortedTxn.
+
+/// AbortedTxn, a data structure.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(kind = data, versions = "0")]
+pub struct AbortedTxn {
+    /// The producer id associated with the aborted transaction
+    #[kafka(versions = "0+")]
+    pub producer_id: i64,
+    /// The first offset in the aborted transaction
+    #[kafka(versions = "0+")]
+    pub first_offset: i64,
+    /// The last offset in the aborted transaction
+    #[kafka(versions = "0+")]
+    pub last_offset: i64,
+    /// The last stable offset at the time the transaction was aborted
+    #[kafka(versions = "0+")]
+    pub last_stable_offset: i64,
+}

@@ -1,0 +1,29 @@
+//! ConsumerProtocolAssignment.
+
+use bytes::Bytes;
+use kafka_wire::KafkaString;
+
+/// ConsumerProtocolAssignment, a data structure.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(kind = data, versions = "0-3")]
+pub struct ConsumerProtocolAssignment {
+    /// The list of topics and partitions assigned to this consumer.
+    #[kafka(versions = "0+")]
+    pub assigned_partitions: Vec<TopicPartition>,
+    /// User data.
+    #[kafka(versions = "0+", nullable = "0+", default = null, zero_copy)]
+    pub user_data: Option<Bytes>,
+}
+
+/// One entry of `ConsumerProtocolAssignment.AssignedPartitions`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct TopicPartition {
+    /// The topic name.
+    #[kafka(versions = "0+", map_key, entity_type = "topicName")]
+    pub topic: KafkaString,
+    /// The list of partitions assigned to this consumer.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<i32>,
+}

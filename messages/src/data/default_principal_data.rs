@@ -1,0 +1,23 @@
+//! DefaultPrincipalData.
+
+use kafka_wire::{KafkaString, UnknownTaggedFields};
+
+/// DefaultPrincipalData, a data structure.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(kind = data, versions = "0", flexible = "0+")]
+pub struct DefaultPrincipalData {
+    /// The principal type.
+    #[kafka(versions = "0+")]
+    pub r#type: KafkaString,
+    /// The principal name.
+    #[kafka(versions = "0+")]
+    pub name: KafkaString,
+    /// Whether the principal was authenticated by a delegation token on the forwarding
+    /// broker.
+    #[kafka(versions = "0+")]
+    pub token_authenticated: bool,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}

@@ -1,0 +1,19 @@
+//! KRaftVersionRecord.
+
+use kafka_wire::UnknownTaggedFields;
+
+/// KRaftVersionRecord, a data structure.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(kind = data, versions = "0", flexible = "0+")]
+pub struct KRaftVersionRecord {
+    /// The version of the kraft version record.
+    #[kafka(versions = "0+")]
+    pub version: i16,
+    /// The kraft protocol version.
+    #[kafka(versions = "0+")]
+    pub k_raft_version: i16,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}

@@ -1,0 +1,177 @@
+//! DescribeQuorum (API key 55).
+
+use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+
+/// DescribeQuorum request.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 55, kind = request, versions = "0-2", flexible = "0+",
+        listeners = "broker, controller")]
+pub struct DescribeQuorumRequest {
+    /// The topics to describe.
+    #[kafka(versions = "0+")]
+    pub topics: Vec<TopicData>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `DescribeQuorumRequest.Topics`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct TopicData {
+    /// The topic name.
+    #[kafka(versions = "0+", entity_type = "topicName")]
+    pub topic_name: KafkaString,
+    /// The partitions to describe.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<PartitionData>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `DescribeQuorumRequest.Topics[].Partitions`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct PartitionData {
+    /// The partition index.
+    #[kafka(versions = "0+")]
+    pub partition_index: i32,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// DescribeQuorum response.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 55, kind = response, versions = "0-2", flexible = "0+")]
+pub struct DescribeQuorumResponse {
+    /// The top level error code.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// The error message, or null if there was no error.
+    #[kafka(versions = "2+", nullable = "2+", ignorable)]
+    pub error_message: Option<KafkaString>,
+    /// The response from the describe quorum API.
+    #[kafka(versions = "0+")]
+    pub topics: Vec<ResponseTopicData>,
+    /// The nodes in the quorum.
+    #[kafka(versions = "2+")]
+    pub nodes: Vec<Node>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `DescribeQuorumResponse.Topics`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+#[kafka(name = "TopicData")]
+pub struct ResponseTopicData {
+    /// The topic name.
+    #[kafka(versions = "0+", entity_type = "topicName")]
+    pub topic_name: KafkaString,
+    /// The partition data.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<ResponsePartitionData>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `DescribeQuorumResponse.Topics[].Partitions`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+#[kafka(name = "PartitionData")]
+pub struct ResponsePartitionData {
+    /// The partition index.
+    #[kafka(versions = "0+")]
+    pub partition_index: i32,
+    /// The partition error code.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// The error message, or null if there was no error.
+    #[kafka(versions = "2+", nullable = "2+", ignorable)]
+    pub error_message: Option<KafkaString>,
+    /// The ID of the current leader or -1 if the leader is unknown.
+    #[kafka(versions = "0+", entity_type = "brokerId")]
+    pub leader_id: i32,
+    /// The latest known leader epoch.
+    #[kafka(versions = "0+")]
+    pub leader_epoch: i32,
+    /// The high water mark.
+    #[kafka(versions = "0+")]
+    pub high_watermark: i64,
+    /// The current voters of the partition.
+    #[kafka(versions = "0+")]
+    pub current_voters: Vec<ReplicaState>,
+    /// The observers of the partition.
+    #[kafka(versions = "0+")]
+    pub observers: Vec<ReplicaState>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// ReplicaState, a common struct of DescribeQuorumResponse.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct ReplicaState {
+    /// The ID of the replica.
+    #[kafka(versions = "0+", entity_type = "brokerId")]
+    pub replica_id: i32,
+    /// The replica directory ID of the replica.
+    #[kafka(versions = "2+")]
+    pub replica_directory_id: Uuid,
+    /// The last known log end offset of the follower or -1 if it is unknown.
+    #[kafka(versions = "0+")]
+    pub log_end_offset: i64,
+    /// The last known leader wall clock time time when a follower fetched from the
+    /// leader. This is reported as -1 both for the current leader or if it is unknown
+    /// for a voter.
+    #[kafka(versions = "1+", default = -1, ignorable)]
+    pub last_fetch_timestamp: i64,
+    /// The leader wall clock append time of the offset for which the follower made the
+    /// most recent fetch request. This is reported as the current time for the leader
+    /// and -1 if unknown for a voter.
+    #[kafka(versions = "1+", default = -1, ignorable)]
+    pub last_caught_up_timestamp: i64,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `DescribeQuorumResponse.Nodes`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct Node {
+    /// The ID of the associated node.
+    #[kafka(versions = "2+", map_key, entity_type = "brokerId")]
+    pub node_id: i32,
+    /// The listeners of this controller.
+    #[kafka(versions = "2+")]
+    pub listeners: Vec<Listener>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `DescribeQuorumResponse.Nodes[].Listeners`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct Listener {
+    /// The name of the endpoint.
+    #[kafka(versions = "2+", map_key)]
+    pub name: KafkaString,
+    /// The hostname.
+    #[kafka(versions = "2+")]
+    pub host: KafkaString,
+    /// The port.
+    #[kafka(versions = "2+")]
+    pub port: u16,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}

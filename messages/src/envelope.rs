@@ -1,0 +1,40 @@
+//! Envelope (API key 58).
+
+use bytes::Bytes;
+use kafka_wire::UnknownTaggedFields;
+
+/// Envelope request.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 58, kind = request, versions = "0", flexible = "0+", listeners = "controller")]
+pub struct EnvelopeRequest {
+    /// The embedded request header and data.
+    #[kafka(versions = "0+", zero_copy)]
+    pub request_data: Bytes,
+    /// Value of the initial client principal when the request is redirected by a
+    /// broker.
+    #[kafka(versions = "0+", nullable = "0+")]
+    pub request_principal: Option<Bytes>,
+    /// The original client's address in bytes.
+    #[kafka(versions = "0+")]
+    pub client_host_address: Bytes,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// Envelope response.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 58, kind = response, versions = "0", flexible = "0+")]
+pub struct EnvelopeResponse {
+    /// The embedded response header and data.
+    #[kafka(versions = "0+", nullable = "0+", default = null, zero_copy)]
+    pub response_data: Option<Bytes>,
+    /// The error code, or 0 if there was no error.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}

@@ -1,0 +1,130 @@
+//! WriteShareGroupState (API key 85).
+
+use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+
+/// WriteShareGroupState request.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 85, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+pub struct WriteShareGroupStateRequest {
+    /// The group identifier.
+    #[kafka(versions = "0+")]
+    pub group_id: KafkaString,
+    /// The data for the topics.
+    #[kafka(versions = "0+")]
+    pub topics: Vec<WriteStateData>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `WriteShareGroupStateRequest.Topics`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct WriteStateData {
+    /// The topic identifier.
+    #[kafka(versions = "0+")]
+    pub topic_id: Uuid,
+    /// The data for the partitions.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<PartitionData>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `WriteShareGroupStateRequest.Topics[].Partitions`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct PartitionData {
+    /// The partition index.
+    #[kafka(versions = "0+")]
+    pub partition: i32,
+    /// The state epoch of the share-partition.
+    #[kafka(versions = "0+")]
+    pub state_epoch: i32,
+    /// The leader epoch of the share-partition.
+    #[kafka(versions = "0+")]
+    pub leader_epoch: i32,
+    /// The share-partition start offset, or -1 if the start offset is not being
+    /// written.
+    #[kafka(versions = "0+")]
+    pub start_offset: i64,
+    /// The number of offsets greater than or equal to share-partition start offset for
+    /// which delivery has been completed.
+    #[kafka(versions = "1+", default = -1, ignorable)]
+    pub delivery_complete_count: i32,
+    /// The state batches for the share-partition.
+    #[kafka(versions = "0+")]
+    pub state_batches: Vec<StateBatch>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `WriteShareGroupStateRequest.Topics[].Partitions[].StateBatches`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct StateBatch {
+    /// The first offset of this state batch.
+    #[kafka(versions = "0+")]
+    pub first_offset: i64,
+    /// The last offset of this state batch.
+    #[kafka(versions = "0+")]
+    pub last_offset: i64,
+    /// The delivery state - 0:Available,2:Acked,4:Archived.
+    #[kafka(versions = "0+")]
+    pub delivery_state: i8,
+    /// The delivery count.
+    #[kafka(versions = "0+")]
+    pub delivery_count: i16,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// WriteShareGroupState response.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[non_exhaustive]
+#[kafka(api_key = 85, kind = response, versions = "0-1", flexible = "0+")]
+pub struct WriteShareGroupStateResponse {
+    /// The write results.
+    #[kafka(versions = "0+")]
+    pub results: Vec<WriteStateResult>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `WriteShareGroupStateResponse.Results`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct WriteStateResult {
+    /// The topic identifier.
+    #[kafka(versions = "0+")]
+    pub topic_id: Uuid,
+    /// The results for the partitions.
+    #[kafka(versions = "0+")]
+    pub partitions: Vec<PartitionResult>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// One entry of `WriteShareGroupStateResponse.Results[].Partitions`.
+#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[non_exhaustive]
+pub struct PartitionResult {
+    /// The partition index.
+    #[kafka(versions = "0+")]
+    pub partition: i32,
+    /// The error code, or 0 if there was no error.
+    #[kafka(versions = "0+")]
+    pub error_code: i16,
+    /// The error message, or null if there was no error.
+    #[kafka(versions = "0+", nullable = "0+", default = null)]
+    pub error_message: Option<KafkaString>,
+    /// Tagged fields this code does not know.
+    #[kafka(unknown_tagged)]
+    pub unknown_tagged_fields: UnknownTaggedFields,
+}
