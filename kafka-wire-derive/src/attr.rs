@@ -44,6 +44,8 @@ pub struct RawContainer {
     pub flexible: Option<LitStr>,
     pub listeners: Option<LitStr>,
     pub latest_version_unstable: Flag,
+    /// A request's response type.
+    pub response: Option<RawExpr>,
 }
 
 /// One field's attribute.

@@ -50,6 +50,7 @@ pub const KEYS: &[Key] = &[
         Place::Message,
         Some("latestVersionUnstable"),
     ),
+    key("response", Place::Message, None),
     key("name", Place::Field, Some("name")),
     key("versions", Place::Field, Some("versions")),
     key("nullable", Place::Field, Some("nullableVersions")),

@@ -13,6 +13,7 @@
 
 mod attr;
 mod check;
+mod dispatch;
 mod entity_types;
 mod expand;
 mod keys;
@@ -36,6 +37,22 @@ pub fn derive_message(input: TokenStream) -> TokenStream {
 pub fn derive_struct(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     derive(&input, Derive::Struct).into()
+}
+
+/// Derives `kafka_wire::RequestEnum`: an enum with one variant per request type,
+/// decoded by API key. See `kafka_wire::dispatch`.
+#[proc_macro_derive(RequestEnum)]
+pub fn derive_request_enum(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    dispatch::derive(&input, dispatch::Side::Request).into()
+}
+
+/// Derives `kafka_wire::ResponseEnum`: an enum with one variant per response type,
+/// decoded by API key. See `kafka_wire::dispatch`.
+#[proc_macro_derive(ResponseEnum)]
+pub fn derive_response_enum(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as syn::DeriveInput);
+    dispatch::derive(&input, dispatch::Side::Response).into()
 }
 
 fn derive(input: &syn::DeriveInput, which: Derive) -> proc_macro2::TokenStream {

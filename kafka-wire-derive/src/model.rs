@@ -7,7 +7,7 @@ use darling::error::Accumulator;
 use darling::Error;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
-use syn::{Expr, Ident, Lit, LitStr, Type, UnOp};
+use syn::{Expr, Ident, Lit, LitStr, Path, Type, UnOp};
 
 use crate::attr::{doc_text, RawContainer, RawExpr, RawField, RawInput, UsedKeys};
 use crate::range::{self, Range};
@@ -52,6 +52,8 @@ pub struct MessageAttrs {
     pub listeners: Vec<String>,
     pub listeners_span: Option<Span>,
     pub latest_version_unstable: Option<Span>,
+    /// The response type a request names (`response = FooResponse`).
+    pub response: Option<Path>,
 }
 
 /// A field's default, as written.
@@ -385,7 +387,21 @@ fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<Message
             .latest_version_unstable
             .is_present()
             .then(|| raw.latest_version_unstable.span()),
+        response: raw.response.as_ref().and_then(|r| response_path(r, errors)),
     })
+}
+
+fn response_path(raw: &RawExpr, errors: &mut Accumulator) -> Option<Path> {
+    match &raw.0 {
+        Expr::Path(path) if path.qself.is_none() => Some(path.path.clone()),
+        other => {
+            errors.push(
+                Error::custom("`response` takes the response's type: `response = FooResponse`")
+                    .with_span(other),
+            );
+            None
+        }
+    }
 }
 
 /// Builds the model, collecting every error reading a value. Fields are modelled

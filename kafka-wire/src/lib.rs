@@ -64,6 +64,7 @@
 #![warn(missing_docs)]
 
 mod attribute_types;
+pub mod dispatch;
 mod encoder;
 mod error;
 mod field_rules;
@@ -75,6 +76,9 @@ pub mod wire;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use dispatch::{
+    ApiRequest, ApiResponse, DispatchError, MessageEnum, RequestEnum, ResponseEnum, WithMessage,
+};
 pub use encoder::Encoder;
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath, PathSegment,
@@ -89,6 +93,12 @@ pub use wire::{
 
 /// Derives [`Message`] (and [`Struct`], [`Wire`], `Default`) for a top-level message.
 pub use kafka_wire_derive::Message;
+/// Derives [`MessageEnum`] and [`RequestEnum`](trait@RequestEnum) for an enum with one
+/// variant per request type (see [`dispatch`]).
+pub use kafka_wire_derive::RequestEnum;
+/// Derives [`MessageEnum`] and [`ResponseEnum`](trait@ResponseEnum) for an enum with
+/// one variant per response type (see [`dispatch`]).
+pub use kafka_wire_derive::ResponseEnum;
 /// Derives [`Struct`] (and [`Wire`], `Default`) for a nested structure.
 pub use kafka_wire_derive::Struct;
 

@@ -8,6 +8,10 @@ pub use crate::attribute_types::{
     BrokerIdEntity, FlexibleOverride, NullableField, ProducerIdEntity, StrDefault, StringEntity,
     ZeroCopy,
 };
+pub use crate::dispatch::{
+    api_key_of, first_repeated_key, ApiRequest, ApiResponse, DispatchError, MessageEnum,
+    RequestEnum, ResponseEnum, WithMessage,
+};
 pub use crate::field_rules::FieldRules;
 pub use crate::message::{Message, Struct};
 pub use crate::schema::nested::{keeps_unknown_tags_within, tags_within_flexible};

@@ -4,6 +4,7 @@
 use darling::error::Accumulator;
 use darling::Error;
 use proc_macro2::Span;
+use syn::spanned::Spanned;
 
 use crate::entity_types;
 use crate::keys::{self, Attr};
@@ -133,6 +134,9 @@ fn message_rules(message: &MessageAttrs, errors: &mut Accumulator) {
     if message.kind != Kind::Request {
         if let Some(span) = message.listeners_span {
             error(errors, span, "only requests have `listeners`");
+        }
+        if let Some(response) = &message.response {
+            error(errors, response.span(), "only requests name a `response`");
         }
         if let Some(span) = message.latest_version_unstable {
             error(

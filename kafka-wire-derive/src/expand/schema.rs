@@ -119,6 +119,15 @@ pub fn message_impl(container: &Container) -> TokenStream {
     let listeners = &message.listeners;
     let unstable = message.latest_version_unstable.is_some();
     let p = quote!(::kafka_wire::__private);
+    let api_link = match (message.kind, &message.response) {
+        (Kind::Request, Some(response)) => quote! {
+            impl #p::ApiRequest for #ident {
+                type Response = #response;
+            }
+        },
+        (Kind::Response, _) => quote!(impl #p::ApiResponse for #ident {}),
+        _ => quote!(),
+    };
     quote! {
         impl #p::Message for #ident {
             const SCHEMA: #p::MessageSchema = #p::MessageSchema {
@@ -133,5 +142,6 @@ pub fn message_impl(container: &Container) -> TokenStream {
                 about: #about,
             };
         }
+        #api_link
     }
 }

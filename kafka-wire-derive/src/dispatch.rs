@@ -1,0 +1,207 @@
+//! `#[derive(RequestEnum)]` and `#[derive(ResponseEnum)]`: an enum with one variant
+//! per API, each holding one message type, decoded by API key with one `match`.
+//!
+//! What cannot be known from tokens is checked by the compiler on the generated
+//! code, with the span of the variant at fault: that each type is a request (or a
+//! response), through a trait bound, and that no two variants share an API key,
+//! through a const evaluated from the types' schemas.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+/// Which enum is derived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Request,
+    Response,
+}
+
+struct Variant<'a> {
+    ident: &'a Ident,
+    ty: &'a Type,
+}
+
+/// The derive's output: the impls, or the errors with the spans at fault.
+pub fn derive(input: &DeriveInput, side: Side) -> TokenStream {
+    match variants(input) {
+        Ok(variants) => impls(input, side, &variants),
+        Err(error) => error.to_compile_error(),
+    }
+}
+
+fn variants(input: &DeriveInput) -> syn::Result<Vec<Variant<'_>>> {
+    let Data::Enum(data) = &input.data else {
+        return Err(syn::Error::new(
+            input.ident.span(),
+            "a message enum is an `enum` with one variant per API",
+        ));
+    };
+    let mut errors: Option<syn::Error> = None;
+    let mut push = |error: syn::Error| match &mut errors {
+        Some(all) => all.combine(error),
+        None => errors = Some(error),
+    };
+    if !input.generics.params.is_empty() {
+        push(syn::Error::new(
+            input.generics.span(),
+            "a message enum cannot be generic: each variant holds one message type",
+        ));
+    }
+    if data.variants.is_empty() {
+        push(syn::Error::new(
+            input.ident.span(),
+            "a message enum needs at least one variant",
+        ));
+    }
+    let mut variants = Vec::new();
+    for variant in &data.variants {
+        if let Some((_, discriminant)) = &variant.discriminant {
+            push(syn::Error::new(
+                discriminant.span(),
+                "the API key comes from the variant's message type; remove the discriminant",
+            ));
+        }
+        match &variant.fields {
+            Fields::Unnamed(fields) if fields.unnamed.len() == 1 => variants.push(Variant {
+                ident: &variant.ident,
+                ty: &fields.unnamed[0].ty,
+            }),
+            _ => push(syn::Error::new(
+                variant.span(),
+                format!(
+                    "each variant holds exactly one message: `{}(TheMessage)`",
+                    variant.ident
+                ),
+            )),
+        }
+    }
+    match errors {
+        Some(errors) => Err(errors),
+        None => Ok(variants),
+    }
+}
+
+fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStream {
+    let p = quote!(::kafka_wire::__private);
+    let ident = &input.ident;
+    let enum_name = ident.to_string();
+    let (kind_trait, side_trait) = match side {
+        Side::Request => (quote!(ApiRequest), quote!(RequestEnum)),
+        Side::Response => (quote!(ApiResponse), quote!(ResponseEnum)),
+    };
+    let names: Vec<&Ident> = variants.iter().map(|v| v.ident).collect();
+    let types: Vec<&Type> = variants.iter().map(|v| v.ty).collect();
+    let keys: Vec<Ident> = (0..variants.len())
+        .map(|i| format_ident!("__KAFKA_KEY_{}", i))
+        .collect();
+    let key_consts = quote! {
+        #(const #keys: i16 = #p::api_key_of(&<#types as #p::Message>::SCHEMA);)*
+    };
+    let kind_checks = variants.iter().map(|v| {
+        let ty = v.ty;
+        quote_spanned!(ty.span()=> __kafka_is_kind::<#ty>();)
+    });
+    let repeats = variants.iter().enumerate().skip(1).map(|(i, v)| {
+        let message = format!(
+            "variant `{}` has the API key of an earlier variant of `{enum_name}`: \
+             each API key can have only one variant",
+            v.ident
+        );
+        let span = v.ident.span();
+        quote_spanned!(span=> #i => ::core::panic!(#message),)
+    });
+    let from_impls = variants.iter().map(|Variant { ident: name, ty }| {
+        quote! {
+            impl ::core::convert::From<#ty> for #ident {
+                fn from(message: #ty) -> Self {
+                    Self::#name(message)
+                }
+            }
+        }
+    });
+    let unknown = quote! {
+        ::core::result::Result::Err(#p::DispatchError::UnknownApiKey {
+            api_key,
+            enum_name: #enum_name,
+        })
+    };
+    let call_site = Span::call_site();
+    let fn_kind = quote_spanned!(call_site=> fn __kafka_is_kind<T: #p::#kind_trait>() {});
+    quote! {
+        const _: () = {
+            #fn_kind
+            #[allow(dead_code)]
+            fn __kafka_kinds() {
+                #(#kind_checks)*
+            }
+            #key_consts
+            match #p::first_repeated_key(&[#(#keys),*]) {
+                #(#repeats)*
+                _ => {}
+            }
+        };
+
+        impl #p::MessageEnum for #ident {
+            const SCHEMAS: &'static [&'static #p::MessageSchema] =
+                &[#(&<#types as #p::Message>::SCHEMA),*];
+
+            #[inline]
+            fn api_key(&self) -> i16 {
+                #key_consts
+                match self {
+                    #(Self::#names(_) => #keys,)*
+                }
+            }
+
+            #[inline]
+            fn schema(&self) -> &'static #p::MessageSchema {
+                match self {
+                    #(Self::#names(_) => &<#types as #p::Message>::SCHEMA,)*
+                }
+            }
+
+            #[inline]
+            fn decode(
+                api_key: i16,
+                version: i16,
+                input: &#p::Bytes,
+            ) -> ::core::result::Result<Self, #p::DispatchError> {
+                #key_consts
+                match api_key {
+                    #(#keys => ::core::result::Result::Ok(Self::#names(
+                        <#types as #p::Message>::decode(input, version)?,
+                    )),)*
+                    _ => #unknown,
+                }
+            }
+
+            #[inline]
+            fn read_from(
+                api_key: i16,
+                version: i16,
+                reader: &mut #p::Reader<'_>,
+            ) -> ::core::result::Result<Self, #p::DispatchError> {
+                #key_consts
+                match api_key {
+                    #(#keys => ::core::result::Result::Ok(Self::#names(
+                        <#types as #p::Message>::read_from(reader, version)?,
+                    )),)*
+                    _ => #unknown,
+                }
+            }
+
+            #[inline]
+            fn with_message<F: #p::WithMessage>(&self, f: F) -> F::Output {
+                match self {
+                    #(Self::#names(message) => f.call(message),)*
+                }
+            }
+        }
+
+        impl #p::#side_trait for #ident {}
+
+        #(#from_impls)*
+    }
+}

@@ -1,0 +1,241 @@
+//! Messages chosen at run time by API key.
+//!
+//! A request names its response (`#[kafka(kind = request, response = ...)]`), which
+//! gives generic code [`ApiRequest::Response`]. An enum with one variant per request
+//! (or per response) derives [`RequestEnum`](derive@crate::RequestEnum) (or
+//! [`ResponseEnum`](derive@crate::ResponseEnum)) and then decodes any of them from
+//! `(api_key, version, bytes)`, encodes whichever it holds and says its key.
+//!
+//! ```
+//! use bytes::Bytes;
+//! use kafka_wire::{KafkaString, Message, MessageEnum, UnknownTaggedFields};
+//!
+//! /// Asks for a greeting.
+//! #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+//! #[kafka(api_key = 1000, kind = request, response = HelloResponse, versions = "0")]
+//! struct HelloRequest {
+//!     /// Who asks.
+//!     #[kafka(versions = "0+")]
+//!     name: KafkaString,
+//! }
+//!
+//! /// The greeting.
+//! #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+//! #[kafka(api_key = 1000, kind = response, versions = "0")]
+//! struct HelloResponse {
+//!     /// The words.
+//!     #[kafka(versions = "0+")]
+//!     greeting: KafkaString,
+//! }
+//!
+//! /// Every request this service answers.
+//! #[derive(Debug, Clone, PartialEq, kafka_wire::RequestEnum)]
+//! enum MyRequest {
+//!     Hello(HelloRequest),
+//! }
+//!
+//! let bytes = HelloRequest::default().with_name("u03".into()).encode(0).unwrap();
+//! let request = MyRequest::decode(1000, 0, &bytes).unwrap();
+//! assert_eq!(request.api_key(), 1000);
+//! assert_eq!(request.encode(0).unwrap(), bytes);
+//! assert!(MyRequest::decode(7, 0, &bytes).is_err());
+//! ```
+
+use bytes::{BufMut, Bytes};
+
+use crate::schema::MessageSchema;
+use crate::{DecodeError, EncodeError, Message, Reader};
+
+/// A request, linked at the type level to the response that answers it.
+///
+/// `#[derive(Message)]` implements it for `#[kafka(kind = request, response = R)]`,
+/// so client code can name the answer to any request:
+///
+/// ```
+/// fn answer_type<R: kafka_wire::ApiRequest>() -> &'static str {
+///     <R::Response as kafka_wire::Message>::SCHEMA.name
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a request that names its response",
+    label = "not a request",
+    note = "a request enum holds messages derived with \
+            `#[kafka(kind = request, response = TheResponse, ...)]`"
+)]
+pub trait ApiRequest: Message {
+    /// The message that answers this request.
+    type Response: ApiResponse;
+}
+
+/// A response: `#[derive(Message)]` implements it for `#[kafka(kind = response)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a response",
+    label = "not a response",
+    note = "a response enum holds messages derived with `#[kafka(kind = response, ...)]`"
+)]
+pub trait ApiResponse: Message {}
+
+/// Code to run on whichever message an enum holds, knowing its type:
+/// [`MessageEnum::with_message`] calls [`call`](WithMessage::call) once.
+///
+/// ```
+/// use kafka_wire::{Message, WithMessage};
+///
+/// /// The message's name.
+/// struct NameOf;
+///
+/// impl WithMessage for NameOf {
+///     type Output = &'static str;
+///     fn call<M: Message>(self, _message: &M) -> &'static str {
+///         M::SCHEMA.name
+///     }
+/// }
+/// ```
+pub trait WithMessage {
+    /// What the call returns.
+    type Output;
+    /// Runs on `message`.
+    fn call<M: Message>(self, message: &M) -> Self::Output;
+}
+
+/// An enum with one variant per API, each holding that API's message: what
+/// `#[derive(RequestEnum)]` and `#[derive(ResponseEnum)]` implement.
+///
+/// Decoding picks the variant by API key with one `match`, then decodes that type
+/// directly; encoding is the held message's own.
+pub trait MessageEnum: Sized {
+    /// The schema of each variant's message, in declaration order.
+    const SCHEMAS: &'static [&'static MessageSchema];
+
+    /// The API key of the message held.
+    fn api_key(&self) -> i16;
+
+    /// The schema of the message held.
+    fn schema(&self) -> &'static MessageSchema;
+
+    /// Decodes the message with `api_key` at `version`; every byte of `input` must
+    /// belong to it.
+    fn decode(api_key: i16, version: i16, input: &Bytes) -> Result<Self, DispatchError>;
+
+    /// Reads the message with `api_key` at `version` from `reader`, leaving what
+    /// follows it.
+    fn read_from(
+        api_key: i16,
+        version: i16,
+        reader: &mut Reader<'_>,
+    ) -> Result<Self, DispatchError>;
+
+    /// Runs `f` on the message held.
+    fn with_message<F: WithMessage>(&self, f: F) -> F::Output;
+
+    /// The schema of the variant with `api_key`, if there is one.
+    fn schema_of(api_key: i16) -> Option<&'static MessageSchema> {
+        Self::SCHEMAS
+            .iter()
+            .copied()
+            .find(|schema| schema.api_key == Some(api_key))
+    }
+
+    /// Encodes the message held at `version`.
+    fn encode(&self, version: i16) -> Result<Bytes, EncodeError> {
+        self.with_message(Encode(version))
+    }
+
+    /// The exact size [`encode`](MessageEnum::encode) would write at `version`.
+    fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {
+        self.with_message(EncodedSize(version))
+    }
+
+    /// Writes the message held at `version` into `buf`; returns the bytes written.
+    fn encode_into<B: BufMut>(&self, buf: &mut B, version: i16) -> Result<usize, EncodeError> {
+        self.with_message(EncodeInto(buf, version))
+    }
+}
+
+/// An enum of requests: `#[derive(RequestEnum)]`.
+pub trait RequestEnum: MessageEnum {}
+
+/// An enum of responses: `#[derive(ResponseEnum)]`.
+pub trait ResponseEnum: MessageEnum {}
+
+/// Why a message enum could not decode.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DispatchError {
+    /// No variant has this API key.
+    #[error("API key {api_key} is not one of {enum_name}'s")]
+    UnknownApiKey {
+        /// The key asked for.
+        api_key: i16,
+        /// The enum's name.
+        enum_name: &'static str,
+    },
+    /// The variant's message did not decode.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+}
+
+struct Encode(i16);
+
+impl WithMessage for Encode {
+    type Output = Result<Bytes, EncodeError>;
+    fn call<M: Message>(self, message: &M) -> Self::Output {
+        message.encode(self.0)
+    }
+}
+
+struct EncodedSize(i16);
+
+impl WithMessage for EncodedSize {
+    type Output = Result<usize, EncodeError>;
+    fn call<M: Message>(self, message: &M) -> Self::Output {
+        message.encoded_size(self.0)
+    }
+}
+
+struct EncodeInto<'b, B>(&'b mut B, i16);
+
+impl<B: BufMut> WithMessage for EncodeInto<'_, B> {
+    type Output = Result<usize, EncodeError>;
+    fn call<M: Message>(self, message: &M) -> Self::Output {
+        message.encode_into(self.0, self.1)
+    }
+}
+
+/// The API key of a message in a request or response enum, at compile time.
+#[doc(hidden)]
+pub const fn api_key_of(schema: &MessageSchema) -> i16 {
+    match schema.api_key {
+        Some(key) => key,
+        None => panic!("a message in a request or response enum needs an API key"),
+    }
+}
+
+/// The index of the first key that an earlier one repeats, or `usize::MAX`.
+#[doc(hidden)]
+pub const fn first_repeated_key(keys: &[i16]) -> usize {
+    let mut i = 1;
+    while i < keys.len() {
+        let mut j = 0;
+        while j < i {
+            if keys[j] == keys[i] {
+                return i;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    usize::MAX
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_repeat_is_found_after_its_original() {
+        assert_eq!(first_repeated_key(&[0, 1, 2]), usize::MAX);
+        assert_eq!(first_repeated_key(&[0, 1, 0, 1]), 2);
+        assert_eq!(first_repeated_key(&[]), usize::MAX);
+    }
+}
