@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// AddOffsetsToTxn request: the group whose offsets join the transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 25, kind = request, versions = "0-4", flexible = "3+",
-        listeners = "broker")]
+#[kafka(api_key = 25, kind = request, response = AddOffsetsToTxnResponse, versions = "0-4",
+        flexible = "3+", listeners = "broker")]
 pub struct AddOffsetsToTxnRequest {
     /// The transactional id corresponding to the transaction.
     #[kafka(versions = "0+", entity_type = "transactionalId")]

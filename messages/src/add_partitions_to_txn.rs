@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// AddPartitionsToTxn request: the partitions to add to (or verify in) transactions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 24, kind = request, versions = "0-5", flexible = "3+",
-        listeners = "broker")]
+#[kafka(api_key = 24, kind = request, response = AddPartitionsToTxnResponse, versions = "0-5",
+        flexible = "3+", listeners = "broker")]
 pub struct AddPartitionsToTxnRequest {
     /// List of transactions to add partitions to.
     #[kafka(versions = "4+")]

@@ -1,12 +1,13 @@
-//! AddRaftVoter (API key 80).
+//! AddRaftVoter (API key 80): adds a voter to the KRaft controller quorum, sent by
+//! admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// AddRaftVoter request.
+/// AddRaftVoter request: the voter to add, with its directory ID and listeners.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 80, kind = request, versions = "0-1", flexible = "0+",
-        listeners = "controller, broker")]
+#[kafka(api_key = 80, kind = request, response = AddRaftVoterResponse, versions = "0-1",
+        flexible = "0+", listeners = "controller, broker")]
 pub struct AddRaftVoterRequest {
     /// The cluster id.
     #[kafka(versions = "0+", nullable = "0+")]
@@ -32,7 +33,7 @@ pub struct AddRaftVoterRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AddRaftVoterRequest.Listeners`.
+/// A named endpoint on which the new voter can be reached.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
@@ -50,7 +51,7 @@ pub struct Listener {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// AddRaftVoter response.
+/// AddRaftVoter response: whether the voter was added.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 80, kind = response, versions = "0-1", flexible = "0+")]

@@ -1,11 +1,12 @@
-//! AllocateProducerIds (API key 67).
+//! AllocateProducerIds (API key 67): a broker gets a block of producer IDs from the controller.
 
 use kafka_wire::UnknownTaggedFields;
 
-/// AllocateProducerIds request.
+/// AllocateProducerIds request: the broker asking for producer IDs, and its epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 67, kind = request, versions = "0", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 67, kind = request, response = AllocateProducerIdsResponse, versions = "0",
+        flexible = "0+", listeners = "controller")]
 pub struct AllocateProducerIdsRequest {
     /// The ID of the requesting broker.
     #[kafka(versions = "0+", entity_type = "brokerId")]
@@ -18,7 +19,7 @@ pub struct AllocateProducerIdsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// AllocateProducerIds response.
+/// AllocateProducerIds response: the allocated block, as first producer ID and count.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 67, kind = response, versions = "0", flexible = "0+")]

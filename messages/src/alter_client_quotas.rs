@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// AlterClientQuotas request: the quota changes of each entity.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 49, kind = request, versions = "0-1", flexible = "1+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 49, kind = request, response = AlterClientQuotasResponse, versions = "0-1",
+        flexible = "1+", listeners = "broker, controller")]
 pub struct AlterClientQuotasRequest {
     /// The quota configuration entries to alter.
     #[kafka(versions = "0+")]

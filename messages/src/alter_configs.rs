@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// AlterConfigs request: the new configuration of each resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 33, kind = request, versions = "0-2", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 33, kind = request, response = AlterConfigsResponse, versions = "0-2",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct AlterConfigsRequest {
     /// The updates for each resource.
     #[kafka(versions = "0+")]

@@ -1,12 +1,14 @@
-//! AlterPartition (API key 56).
+//! AlterPartition (API key 56): a partition leader asks the controller to change the
+//! partition's ISR or leader recovery state.
 
 use crate::BrokerIds;
 use kafka_wire::{UnknownTaggedFields, Uuid};
 
-/// AlterPartition request.
+/// AlterPartition request: the new ISR the leader proposes for each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 56, kind = request, versions = "2-3", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 56, kind = request, response = AlterPartitionResponse, versions = "2-3",
+        flexible = "0+", listeners = "controller")]
 pub struct AlterPartitionRequest {
     /// The ID of the requesting broker.
     #[kafka(versions = "0+", entity_type = "brokerId")]
@@ -16,31 +18,33 @@ pub struct AlterPartitionRequest {
     pub broker_epoch: i64,
     /// The topics to alter ISRs for.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicData>,
+    pub topics: Vec<AlterPartitionRequestTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterPartitionRequest.Topics`.
+/// A topic, by ID, and the partitions of it whose ISR to change.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicData {
+#[kafka(name = "TopicData")]
+pub struct AlterPartitionRequestTopic {
     /// The ID of the topic to alter ISRs for.
     #[kafka(versions = "2+", ignorable)]
     pub topic_id: Uuid,
     /// The partitions to alter ISRs for.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<AlterPartitionRequestPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterPartitionRequest.Topics[].Partitions`.
+/// The proposed ISR of one partition and the epochs it is based on.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct AlterPartitionRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -64,7 +68,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterPartitionRequest.Topics[].Partitions[].NewIsrWithEpochs`.
+/// A broker of the proposed ISR, with its broker epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct BrokerState {
@@ -79,7 +83,7 @@ pub struct BrokerState {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// AlterPartition response.
+/// AlterPartition response: each partition's state as the controller committed it, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 56, kind = response, versions = "2-3", flexible = "0+")]
@@ -93,33 +97,33 @@ pub struct AlterPartitionResponse {
     pub error_code: i16,
     /// The responses for each topic.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ResponseTopicData>,
+    pub topics: Vec<AlterPartitionResponseTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterPartitionResponse.Topics`.
+/// The results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
-pub struct ResponseTopicData {
+pub struct AlterPartitionResponseTopic {
     /// The ID of the topic.
     #[kafka(versions = "2+", ignorable)]
     pub topic_id: Uuid,
     /// The responses for each partition.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<ResponsePartitionData>,
+    pub partitions: Vec<AlterPartitionResponsePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterPartitionResponse.Topics[].Partitions`.
+/// The state of one partition after the change: leader, ISR and epochs.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
-pub struct ResponsePartitionData {
+pub struct AlterPartitionResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,

@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// AlterPartitionReassignments request: the new replica sets of partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 45, kind = request, versions = "0-1", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 45, kind = request, response = AlterPartitionReassignmentsResponse,
+        versions = "0-1", flexible = "0+", listeners = "broker, controller")]
 pub struct AlterPartitionReassignmentsRequest {
     /// The time in ms to wait for the request to complete.
     #[kafka(versions = "0+", default = 60000)]

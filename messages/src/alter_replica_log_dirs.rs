@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// AlterReplicaLogDirs request: for each directory, the partitions to move there.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 34, kind = request, versions = "1-2", flexible = "2+",
-        listeners = "broker")]
+#[kafka(api_key = 34, kind = request, response = AlterReplicaLogDirsResponse, versions = "1-2",
+        flexible = "2+", listeners = "broker")]
 pub struct AlterReplicaLogDirsRequest {
     /// The alterations to make for each directory.
     #[kafka(versions = "0+")]

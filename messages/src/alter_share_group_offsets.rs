@@ -1,11 +1,13 @@
-//! AlterShareGroupOffsets (API key 91).
+//! AlterShareGroupOffsets (API key 91): sets the start offsets of an empty share
+//! group's share-partitions, for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// AlterShareGroupOffsets request.
+/// AlterShareGroupOffsets request: the group and each partition's new start offset.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 91, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 91, kind = request, response = AlterShareGroupOffsetsResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct AlterShareGroupOffsetsRequest {
     /// The group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -18,7 +20,7 @@ pub struct AlterShareGroupOffsetsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterShareGroupOffsetsRequest.Topics`.
+/// A topic whose share-partition start offsets to alter.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsRequestTopic {
@@ -33,7 +35,7 @@ pub struct AlterShareGroupOffsetsRequestTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterShareGroupOffsetsRequest.Topics[].Partitions`.
+/// A partition and its new share-partition start offset.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsRequestPartition {
@@ -48,7 +50,7 @@ pub struct AlterShareGroupOffsetsRequestPartition {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// AlterShareGroupOffsets response.
+/// AlterShareGroupOffsets response: the outcome for the group and each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 91, kind = response, versions = "0", flexible = "0+")]
@@ -71,7 +73,7 @@ pub struct AlterShareGroupOffsetsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterShareGroupOffsetsResponse.Responses`.
+/// The results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsResponseTopic {
@@ -81,7 +83,8 @@ pub struct AlterShareGroupOffsetsResponseTopic {
     /// The unique topic ID.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
-    ///
+    // Kafka's schema gives this field no `about`, so it has no doc.
+    #[allow(missing_docs)]
     #[kafka(versions = "0+")]
     pub partitions: Vec<AlterShareGroupOffsetsResponsePartition>,
     /// Tagged fields this code does not know.
@@ -89,7 +92,7 @@ pub struct AlterShareGroupOffsetsResponseTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterShareGroupOffsetsResponse.Responses[].Partitions`.
+/// The result for one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsResponsePartition {

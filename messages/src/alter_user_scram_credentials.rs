@@ -1,13 +1,14 @@
-//! AlterUserScramCredentials (API key 51).
+//! AlterUserScramCredentials (API key 51): creates, updates or deletes users' SCRAM
+//! credentials, for admin clients.
 
 use bytes::Bytes;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// AlterUserScramCredentials request.
+/// AlterUserScramCredentials request: the SCRAM credentials to delete and to upsert.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 51, kind = request, versions = "0", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 51, kind = request, response = AlterUserScramCredentialsResponse, versions = "0",
+        flexible = "0+", listeners = "broker, controller")]
 pub struct AlterUserScramCredentialsRequest {
     /// The SCRAM credentials to remove.
     #[kafka(versions = "0+")]
@@ -20,7 +21,7 @@ pub struct AlterUserScramCredentialsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterUserScramCredentialsRequest.Deletions`.
+/// A SCRAM credential to delete: a user and a mechanism.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ScramCredentialDeletion {
@@ -35,7 +36,7 @@ pub struct ScramCredentialDeletion {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterUserScramCredentialsRequest.Upsertions`.
+/// A SCRAM credential to create or replace, salted and hashed by the client.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ScramCredentialUpsertion {
@@ -59,7 +60,7 @@ pub struct ScramCredentialUpsertion {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// AlterUserScramCredentials response.
+/// AlterUserScramCredentials response: the outcome for each affected user.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 51, kind = response, versions = "0", flexible = "0+")]
@@ -76,7 +77,7 @@ pub struct AlterUserScramCredentialsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AlterUserScramCredentialsResponse.Results`.
+/// The outcome of altering one user's SCRAM credentials.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AlterUserScramCredentialsResult {

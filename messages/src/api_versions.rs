@@ -16,8 +16,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// ```
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 18, kind = request, versions = "0-5", flexible = "3+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 18, kind = request, response = ApiVersionsResponse, versions = "0-5",
+        flexible = "3+", listeners = "broker, controller")]
 pub struct ApiVersionsRequest {
     /// The name of the client.
     #[kafka(versions = "3+", ignorable)]

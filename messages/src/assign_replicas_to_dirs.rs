@@ -1,11 +1,13 @@
-//! AssignReplicasToDirs (API key 73).
+//! AssignReplicasToDirs (API key 73): a broker tells the controller in which of its log directories
+//! each replica lives (JBOD, KIP-858).
 
 use kafka_wire::{UnknownTaggedFields, Uuid};
 
-/// AssignReplicasToDirs request.
+/// AssignReplicasToDirs request: the broker's partitions, by the log directory that holds them.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 73, kind = request, versions = "0", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 73, kind = request, response = AssignReplicasToDirsResponse, versions = "0",
+        flexible = "0+", listeners = "controller")]
 pub struct AssignReplicasToDirsRequest {
     /// The ID of the requesting broker.
     #[kafka(versions = "0+", entity_type = "brokerId")]
@@ -15,46 +17,49 @@ pub struct AssignReplicasToDirsRequest {
     pub broker_epoch: i64,
     /// The directories to which replicas should be assigned.
     #[kafka(versions = "0+")]
-    pub directories: Vec<DirectoryData>,
+    pub directories: Vec<AssignReplicasToDirsDirectory>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AssignReplicasToDirsRequest.Directories`.
+/// A log directory and the partitions assigned to it (Kafka's `DirectoryData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct DirectoryData {
+#[kafka(name = "DirectoryData")]
+pub struct AssignReplicasToDirsDirectory {
     /// The ID of the directory.
     #[kafka(versions = "0+")]
     pub id: Uuid,
     /// The topics assigned to the directory.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicData>,
+    pub topics: Vec<AssignReplicasToDirsTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AssignReplicasToDirsRequest.Directories[].Topics`.
+/// A topic and the partitions of it assigned to a directory (Kafka's `TopicData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicData {
+#[kafka(name = "TopicData")]
+pub struct AssignReplicasToDirsTopic {
     /// The ID of the assigned topic.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The partitions assigned to the directory.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<AssignReplicasToDirsPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AssignReplicasToDirsRequest.Directories[].Topics[].Partitions`.
+/// A partition assigned to a directory (Kafka's `PartitionData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct AssignReplicasToDirsPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -63,7 +68,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// AssignReplicasToDirs response.
+/// AssignReplicasToDirs response: the outcome for each assigned partition, by directory.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 73, kind = response, versions = "0", flexible = "0+")]
@@ -77,49 +82,49 @@ pub struct AssignReplicasToDirsResponse {
     pub error_code: i16,
     /// The list of directories and their assigned partitions.
     #[kafka(versions = "0+")]
-    pub directories: Vec<ResponseDirectoryData>,
+    pub directories: Vec<AssignReplicasToDirsDirectoryResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AssignReplicasToDirsResponse.Directories`.
+/// The outcomes for one log directory (Kafka's response `DirectoryData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "DirectoryData")]
-pub struct ResponseDirectoryData {
+pub struct AssignReplicasToDirsDirectoryResult {
     /// The ID of the directory.
     #[kafka(versions = "0+")]
     pub id: Uuid,
     /// The list of topics and their assigned partitions.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ResponseTopicData>,
+    pub topics: Vec<AssignReplicasToDirsTopicResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AssignReplicasToDirsResponse.Directories[].Topics`.
+/// The outcomes for one topic's partitions (Kafka's response `TopicData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
-pub struct ResponseTopicData {
+pub struct AssignReplicasToDirsTopicResult {
     /// The ID of the assigned topic.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The list of assigned partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<ResponsePartitionData>,
+    pub partitions: Vec<AssignReplicasToDirsPartitionResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `AssignReplicasToDirsResponse.Directories[].Topics[].Partitions`.
+/// The outcome of assigning one partition (Kafka's response `PartitionData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
-pub struct ResponsePartitionData {
+pub struct AssignReplicasToDirsPartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,

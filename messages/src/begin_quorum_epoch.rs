@@ -1,11 +1,12 @@
-//! BeginQuorumEpoch (API key 53).
+//! BeginQuorumEpoch (API key 53): a newly elected KRaft leader announces itself to the voters.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// BeginQuorumEpoch request.
+/// BeginQuorumEpoch request: the new leader and its epoch, with the leader's endpoints.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 53, kind = request, versions = "0-1", flexible = "1+", listeners = "controller")]
+#[kafka(api_key = 53, kind = request, response = BeginQuorumEpochResponse, versions = "0-1",
+        flexible = "1+", listeners = "controller")]
 pub struct BeginQuorumEpochRequest {
     /// The cluster id.
     #[kafka(versions = "0+", nullable = "0+", default = null)]
@@ -15,7 +16,7 @@ pub struct BeginQuorumEpochRequest {
     pub voter_id: i32,
     /// The topics.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicData>,
+    pub topics: Vec<BeginQuorumEpochRequestTopic>,
     /// Endpoints for the leader.
     #[kafka(versions = "1+", ignorable)]
     pub leader_endpoints: Vec<LeaderEndpoint>,
@@ -24,25 +25,27 @@ pub struct BeginQuorumEpochRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BeginQuorumEpochRequest.Topics`.
+/// The metadata topic whose leader is announced, with its partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicData {
+#[kafka(name = "TopicData")]
+pub struct BeginQuorumEpochRequestTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<BeginQuorumEpochRequestPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BeginQuorumEpochRequest.Topics[].Partitions`.
+/// The new leader and epoch of one partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct BeginQuorumEpochRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -60,7 +63,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BeginQuorumEpochRequest.LeaderEndpoints`.
+/// One listener of the leader: its name, host and port.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct LeaderEndpoint {
@@ -78,7 +81,7 @@ pub struct LeaderEndpoint {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// BeginQuorumEpoch response.
+/// BeginQuorumEpoch response: the outcome for each partition, with the leader the voter knows.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 53, kind = response, versions = "0-1", flexible = "1+")]
@@ -88,7 +91,7 @@ pub struct BeginQuorumEpochResponse {
     pub error_code: i16,
     /// The topic data.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ResponseTopicData>,
+    pub topics: Vec<BeginQuorumEpochResponseTopic>,
     /// Endpoints for all leaders enumerated in PartitionData.
     #[kafka(versions = "1+", tag = 0, tagged = "1+")]
     pub node_endpoints: Vec<NodeEndpoint>,
@@ -97,27 +100,27 @@ pub struct BeginQuorumEpochResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BeginQuorumEpochResponse.Topics`.
+/// The voter's results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
-pub struct ResponseTopicData {
+pub struct BeginQuorumEpochResponseTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The partition data.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<ResponsePartitionData>,
+    pub partitions: Vec<BeginQuorumEpochResponsePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BeginQuorumEpochResponse.Topics[].Partitions`.
+/// The voter's result for one partition, with the leader it knows.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
-pub struct ResponsePartitionData {
+pub struct BeginQuorumEpochResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -135,7 +138,7 @@ pub struct ResponsePartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BeginQuorumEpochResponse.NodeEndpoints`.
+/// How to reach a node named as a leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {

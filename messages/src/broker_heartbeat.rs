@@ -1,11 +1,13 @@
-//! BrokerHeartbeat (API key 63).
+//! BrokerHeartbeat (API key 63): a KRaft broker keeps its registration alive and tells
+//! the controller its progress and whether it wants to be fenced or shut down.
 
 use kafka_wire::{UnknownTaggedFields, Uuid};
 
-/// BrokerHeartbeat request.
+/// BrokerHeartbeat request: the broker's metadata offset and the state it wants to be in.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 63, kind = request, versions = "0-2", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 63, kind = request, response = BrokerHeartbeatResponse, versions = "0-2",
+        flexible = "0+", listeners = "controller")]
 pub struct BrokerHeartbeatRequest {
     /// The broker ID.
     #[kafka(versions = "0+", entity_type = "brokerId")]
@@ -34,7 +36,7 @@ pub struct BrokerHeartbeatRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// BrokerHeartbeat response.
+/// BrokerHeartbeat response: whether the broker is caught up, fenced, and may shut down.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 63, kind = response, versions = "0-2", flexible = "0+")]

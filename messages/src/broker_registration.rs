@@ -1,11 +1,13 @@
-//! BrokerRegistration (API key 62).
+//! BrokerRegistration (API key 62): a KRaft broker registers with the controller at
+//! startup and gets its broker epoch.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// BrokerRegistration request.
+/// BrokerRegistration request: the broker's identity, listeners, features and log directories.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 62, kind = request, versions = "0-4", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 62, kind = request, response = BrokerRegistrationResponse, versions = "0-4",
+        flexible = "0+", listeners = "controller")]
 pub struct BrokerRegistrationRequest {
     /// The broker ID.
     #[kafka(versions = "0+", entity_type = "brokerId")]
@@ -41,7 +43,7 @@ pub struct BrokerRegistrationRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BrokerRegistrationRequest.Listeners`.
+/// One listener of the broker: its name, host, port and security protocol.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
@@ -62,7 +64,7 @@ pub struct Listener {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `BrokerRegistrationRequest.Features`.
+/// A feature the broker supports, with its range of supported levels.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Feature {
@@ -80,7 +82,7 @@ pub struct Feature {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// BrokerRegistration response.
+/// BrokerRegistration response: the broker epoch the controller assigned, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 62, kind = response, versions = "0-4", flexible = "0+")]

@@ -1,11 +1,12 @@
-//! ConsumerGroupDescribe (API key 69).
+//! ConsumerGroupDescribe (API key 69): describes KIP-848 consumer groups and their members.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ConsumerGroupDescribe request.
+/// ConsumerGroupDescribe request: the groups to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 69, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 69, kind = request, response = ConsumerGroupDescribeResponse, versions = "0-1",
+        flexible = "0+", listeners = "broker")]
 pub struct ConsumerGroupDescribeRequest {
     /// The ids of the groups to describe.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -18,7 +19,7 @@ pub struct ConsumerGroupDescribeRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ConsumerGroupDescribe response.
+/// ConsumerGroupDescribe response: each group's state, epochs and members.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 69, kind = response, versions = "0-1", flexible = "0+")]
@@ -35,7 +36,7 @@ pub struct ConsumerGroupDescribeResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ConsumerGroupDescribeResponse.Groups`.
+/// One described group: its state, epochs, assignor and members.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroup {
@@ -71,7 +72,7 @@ pub struct DescribedGroup {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ConsumerGroupDescribeResponse.Groups[].Members`.
+/// One member of a described group, with its subscription and assignments.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Member {
@@ -113,7 +114,7 @@ pub struct Member {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Assignment, a common struct of ConsumerGroupDescribeResponse.
+/// The partitions assigned to a member (current or target).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
@@ -125,7 +126,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopicPartitions, a common struct of ConsumerGroupDescribeResponse.
+/// A topic, by ID and name, and partitions of it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {

@@ -1,11 +1,13 @@
-//! ConsumerGroupHeartbeat (API key 68).
+//! ConsumerGroupHeartbeat (API key 68): a member joins, heartbeats in or leaves a KIP-848 consumer
+//! group, and gets its assignment.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ConsumerGroupHeartbeat request.
+/// ConsumerGroupHeartbeat request: the member's epoch and what changed since its last heartbeat.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 68, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 68, kind = request, response = ConsumerGroupHeartbeatResponse, versions = "0-1",
+        flexible = "0+", listeners = "broker")]
 pub struct ConsumerGroupHeartbeatRequest {
     /// The group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -52,7 +54,7 @@ pub struct ConsumerGroupHeartbeatRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ConsumerGroupHeartbeatRequest.TopicPartitions`.
+/// A topic, by ID, and partitions of it (owned by the member, or assigned to it).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {
@@ -67,7 +69,7 @@ pub struct TopicPartitions {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ConsumerGroupHeartbeat response.
+/// ConsumerGroupHeartbeat response: the member's epoch, heartbeat interval and any new assignment.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 68, kind = response, versions = "0-1", flexible = "0+")]
@@ -100,7 +102,7 @@ pub struct ConsumerGroupHeartbeatResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `ConsumerGroupHeartbeatResponse.Assignment`.
+/// The partitions assigned to the member.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {

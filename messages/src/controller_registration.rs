@@ -1,11 +1,12 @@
-//! ControllerRegistration (API key 70).
+//! ControllerRegistration (API key 70): a KRaft controller registers with the active controller.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ControllerRegistration request.
+/// ControllerRegistration request: the controller's ID, incarnation, listeners and features.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 70, kind = request, versions = "0", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 70, kind = request, response = ControllerRegistrationResponse, versions = "0",
+        flexible = "0+", listeners = "controller")]
 pub struct ControllerRegistrationRequest {
     /// The ID of the controller to register.
     #[kafka(versions = "0+")]
@@ -27,7 +28,7 @@ pub struct ControllerRegistrationRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ControllerRegistrationRequest.Listeners`.
+/// A listener of the controller: its name, address and security protocol.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
@@ -48,7 +49,7 @@ pub struct Listener {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ControllerRegistrationRequest.Features`.
+/// A feature the controller supports, with its range of levels.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Feature {
@@ -66,7 +67,7 @@ pub struct Feature {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ControllerRegistration response.
+/// ControllerRegistration response: whether the registration succeeded.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 70, kind = response, versions = "0", flexible = "0+")]

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// CreateAcls request: the ACLs to create.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 30, kind = request, versions = "1-3", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 30, kind = request, response = CreateAclsResponse, versions = "1-3",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct CreateAclsRequest {
     /// The ACLs that we want to create.
     #[kafka(versions = "0+")]

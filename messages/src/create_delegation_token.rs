@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// CreateDelegationToken request: asks for a new delegation token.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 38, kind = request, versions = "1-3", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 38, kind = request, response = CreateDelegationTokenResponse, versions = "1-3",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct CreateDelegationTokenRequest {
     /// The principal type of the owner of the token. If it's null it defaults to the
     /// token request principal.

@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// CreatePartitions request: the new partition count of each topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 37, kind = request, versions = "0-3", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 37, kind = request, response = CreatePartitionsResponse, versions = "0-3",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct CreatePartitionsRequest {
     /// Each topic that we want to create new partitions inside.
     #[kafka(versions = "0+")]

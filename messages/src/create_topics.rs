@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 /// CreateTopics request: asks the cluster to create topics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 19, kind = request, versions = "2-7", flexible = "5+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 19, kind = request, response = CreateTopicsResponse, versions = "2-7",
+        flexible = "5+", listeners = "broker, controller")]
 pub struct CreateTopicsRequest {
     /// The topics to create.
     #[kafka(versions = "0+")]

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DeleteAcls request: the filters selecting the ACLs to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 31, kind = request, versions = "1-3", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 31, kind = request, response = DeleteAclsResponse, versions = "1-3",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct DeleteAclsRequest {
     /// The filters to use when deleting ACLs.
     #[kafka(versions = "0+")]

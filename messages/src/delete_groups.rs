@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DeleteGroups request: names the groups to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 42, kind = request, versions = "0-3", flexible = "2+",
-        listeners = "broker")]
+#[kafka(api_key = 42, kind = request, response = DeleteGroupsResponse, versions = "0-3",
+        flexible = "2+", listeners = "broker")]
 pub struct DeleteGroupsRequest {
     /// The group names to delete.
     #[kafka(versions = "0+", entity_type = "groupId")]

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DeleteRecords request: asks partition leaders to delete records before offsets.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 21, kind = request, versions = "0-2", flexible = "2+",
-        listeners = "broker")]
+#[kafka(api_key = 21, kind = request, response = DeleteRecordsResponse, versions = "0-2",
+        flexible = "2+", listeners = "broker")]
 pub struct DeleteRecordsRequest {
     /// Each topic that we want to delete records from.
     #[kafka(versions = "0+")]

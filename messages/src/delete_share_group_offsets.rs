@@ -1,11 +1,13 @@
-//! DeleteShareGroupOffsets (API key 92).
+//! DeleteShareGroupOffsets (API key 92): deletes the offsets of topics from an empty
+//! share group, for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// DeleteShareGroupOffsets request.
+/// DeleteShareGroupOffsets request: the group and the topics whose offsets to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 92, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 92, kind = request, response = DeleteShareGroupOffsetsResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct DeleteShareGroupOffsetsRequest {
     /// The group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -18,7 +20,7 @@ pub struct DeleteShareGroupOffsetsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DeleteShareGroupOffsetsRequest.Topics`.
+/// A topic whose offsets to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DeleteShareGroupOffsetsRequestTopic {
@@ -30,7 +32,7 @@ pub struct DeleteShareGroupOffsetsRequestTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DeleteShareGroupOffsets response.
+/// DeleteShareGroupOffsets response: the outcome for the group and each topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 92, kind = response, versions = "0", flexible = "0+")]
@@ -53,7 +55,7 @@ pub struct DeleteShareGroupOffsetsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DeleteShareGroupOffsetsResponse.Responses`.
+/// The result for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DeleteShareGroupOffsetsResponseTopic {

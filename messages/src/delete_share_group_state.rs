@@ -1,42 +1,46 @@
-//! DeleteShareGroupState (API key 86).
+//! DeleteShareGroupState (API key 86): the group coordinator asks the share
+//! coordinator to delete the persisted state of share-partitions.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// DeleteShareGroupState request.
+/// DeleteShareGroupState request: the share-partitions whose state to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 86, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 86, kind = request, response = DeleteShareGroupStateResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct DeleteShareGroupStateRequest {
     /// The group identifier.
     #[kafka(versions = "0+")]
     pub group_id: KafkaString,
     /// The data for the topics.
     #[kafka(versions = "0+")]
-    pub topics: Vec<DeleteStateData>,
+    pub topics: Vec<DeleteStateTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DeleteShareGroupStateRequest.Topics`.
+/// A topic whose share-partition state to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct DeleteStateData {
+#[kafka(name = "DeleteStateData")]
+pub struct DeleteStateTopic {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The data for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<DeleteStatePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DeleteShareGroupStateRequest.Topics[].Partitions`.
+/// A share-partition whose state to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct DeleteStatePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,
@@ -45,38 +49,40 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DeleteShareGroupState response.
+/// DeleteShareGroupState response: the outcome for each share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 86, kind = response, versions = "0", flexible = "0+")]
 pub struct DeleteShareGroupStateResponse {
     /// The delete results.
     #[kafka(versions = "0+")]
-    pub results: Vec<DeleteStateResult>,
+    pub results: Vec<DeleteStateTopicResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DeleteShareGroupStateResponse.Results`.
+/// The delete results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct DeleteStateResult {
+#[kafka(name = "DeleteStateResult")]
+pub struct DeleteStateTopicResult {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The results for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionResult>,
+    pub partitions: Vec<DeleteStatePartitionResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DeleteShareGroupStateResponse.Results[].Partitions`.
+/// The delete result for one share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionResult {
+#[kafka(name = "PartitionResult")]
+pub struct DeleteStatePartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 /// DeleteTopics request: asks the cluster to delete topics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 20, kind = request, versions = "1-6", flexible = "4+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 20, kind = request, response = DeleteTopicsResponse, versions = "1-6",
+        flexible = "4+", listeners = "broker, controller")]
 pub struct DeleteTopicsRequest {
     /// The name or topic ID of the topic.
     #[kafka(versions = "6+")]

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DescribeAcls request: a filter selecting the ACLs to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 29, kind = request, versions = "1-3", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 29, kind = request, response = DescribeAclsResponse, versions = "1-3",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct DescribeAclsRequest {
     /// The resource type.
     #[kafka(versions = "0+")]

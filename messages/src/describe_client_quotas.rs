@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DescribeClientQuotas request: the filter that selects quota entities.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 48, kind = request, versions = "0-1", flexible = "1+",
-        listeners = "broker")]
+#[kafka(api_key = 48, kind = request, response = DescribeClientQuotasResponse, versions = "0-1",
+        flexible = "1+", listeners = "broker")]
 pub struct DescribeClientQuotasRequest {
     /// Filter components to apply to quota entities.
     #[kafka(versions = "0+")]

@@ -1,12 +1,13 @@
-//! DescribeCluster (API key 60).
+//! DescribeCluster (API key 60): the cluster ID, controller and brokers (or controllers),
+//! for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// DescribeCluster request.
+/// DescribeCluster request: whether to describe brokers or controllers, and what to include.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 60, kind = request, versions = "0-2", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 60, kind = request, response = DescribeClusterResponse, versions = "0-2",
+        flexible = "0+", listeners = "broker, controller")]
 pub struct DescribeClusterRequest {
     /// Whether to include cluster authorized operations.
     #[kafka(versions = "0+")]
@@ -22,7 +23,7 @@ pub struct DescribeClusterRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DescribeCluster response.
+/// DescribeCluster response: the cluster ID, the controller and the brokers or controllers.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 60, kind = response, versions = "0-2", flexible = "0+")]
@@ -59,7 +60,7 @@ pub struct DescribeClusterResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeClusterResponse.Brokers`.
+/// A broker (or controller) of the cluster and how to reach it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeClusterBroker {

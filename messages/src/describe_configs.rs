@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DescribeConfigs request: the resources and configuration keys to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 32, kind = request, versions = "1-4", flexible = "4+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 32, kind = request, response = DescribeConfigsResponse, versions = "1-4",
+        flexible = "4+", listeners = "broker, controller")]
 pub struct DescribeConfigsRequest {
     /// The resources whose configurations we want to describe.
     #[kafka(versions = "0+")]

@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DescribeDelegationToken request: the owners whose tokens to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 41, kind = request, versions = "1-3", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 41, kind = request, response = DescribeDelegationTokenResponse, versions = "1-3",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct DescribeDelegationTokenRequest {
     /// Each owner that we want to describe delegation tokens for, or null to describe
     /// all tokens.

@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DescribeGroups request: names the groups to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 15, kind = request, versions = "0-6", flexible = "5+",
-        listeners = "broker")]
+#[kafka(api_key = 15, kind = request, response = DescribeGroupsResponse, versions = "0-6",
+        flexible = "5+", listeners = "broker")]
 pub struct DescribeGroupsRequest {
     /// The names of the groups to describe.
     #[kafka(versions = "0+", entity_type = "groupId")]

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// DescribeLogDirs request: the partitions to describe, or null for all.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 35, kind = request, versions = "1-5", flexible = "2+",
-        listeners = "broker")]
+#[kafka(api_key = 35, kind = request, response = DescribeLogDirsResponse, versions = "1-5",
+        flexible = "2+", listeners = "broker")]
 pub struct DescribeLogDirsRequest {
     /// Each topic that we want to describe log directories for, or null for all topics.
     #[kafka(versions = "0+", nullable = "0+")]

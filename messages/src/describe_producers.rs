@@ -1,24 +1,27 @@
-//! DescribeProducers (API key 61).
+//! DescribeProducers (API key 61): the active idempotent and transactional producers of
+//! partitions, asked of the partition leaders by admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// DescribeProducers request.
+/// DescribeProducers request: the partitions whose producers to list.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 61, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 61, kind = request, response = DescribeProducersResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct DescribeProducersRequest {
     /// The topics to list producers for.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicRequest>,
+    pub topics: Vec<DescribeProducersRequestTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeProducersRequest.Topics`.
+/// A topic and the partitions of it to list producers for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicRequest {
+#[kafka(name = "TopicRequest")]
+pub struct DescribeProducersRequestTopic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
     pub name: KafkaString,
@@ -30,7 +33,7 @@ pub struct TopicRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DescribeProducers response.
+/// DescribeProducers response: the active producers of each partition, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 61, kind = response, versions = "0", flexible = "0+")]
@@ -41,31 +44,33 @@ pub struct DescribeProducersResponse {
     pub throttle_time_ms: i32,
     /// Each topic in the response.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicResponse>,
+    pub topics: Vec<DescribeProducersResponseTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeProducersResponse.Topics`.
+/// The producers of one topic's partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicResponse {
+#[kafka(name = "TopicResponse")]
+pub struct DescribeProducersResponseTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub name: KafkaString,
     /// Each partition in the response.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionResponse>,
+    pub partitions: Vec<DescribeProducersResponsePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeProducersResponse.Topics[].Partitions`.
+/// The active producers of one partition, or why they could not be listed.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionResponse {
+#[kafka(name = "PartitionResponse")]
+pub struct DescribeProducersResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -84,7 +89,7 @@ pub struct PartitionResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeProducersResponse.Topics[].Partitions[].ActiveProducers`.
+/// An active producer of a partition: its epoch, last write and open transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ProducerState {

@@ -1,40 +1,43 @@
-//! DescribeQuorum (API key 55).
+//! DescribeQuorum (API key 55): the state of the KRaft metadata quorum (leader, voters,
+//! observers and their progress), for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// DescribeQuorum request.
+/// DescribeQuorum request: the quorum partitions to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 55, kind = request, versions = "0-2", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 55, kind = request, response = DescribeQuorumResponse, versions = "0-2",
+        flexible = "0+", listeners = "broker, controller")]
 pub struct DescribeQuorumRequest {
     /// The topics to describe.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicData>,
+    pub topics: Vec<DescribeQuorumRequestTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeQuorumRequest.Topics`.
+/// A metadata topic and the partitions of it to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicData {
+#[kafka(name = "TopicData")]
+pub struct DescribeQuorumRequestTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The partitions to describe.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<DescribeQuorumRequestPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeQuorumRequest.Topics[].Partitions`.
+/// A partition to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct DescribeQuorumRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -43,7 +46,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DescribeQuorum response.
+/// DescribeQuorum response: the leader, voters and observers of each partition, and the nodes.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 55, kind = response, versions = "0-2", flexible = "0+")]
@@ -56,36 +59,36 @@ pub struct DescribeQuorumResponse {
     pub error_message: Option<KafkaString>,
     /// The response from the describe quorum API.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ResponseTopicData>,
+    pub topics: Vec<DescribeQuorumResponseTopic>,
     /// The nodes in the quorum.
     #[kafka(versions = "2+")]
-    pub nodes: Vec<Node>,
+    pub nodes: Vec<DescribeQuorumNode>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeQuorumResponse.Topics`.
+/// The quorum state of one topic's partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
-pub struct ResponseTopicData {
+pub struct DescribeQuorumResponseTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The partition data.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<ResponsePartitionData>,
+    pub partitions: Vec<DescribeQuorumResponsePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeQuorumResponse.Topics[].Partitions`.
+/// The quorum state of one partition: leader, high watermark, voters and observers.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
-pub struct ResponsePartitionData {
+pub struct DescribeQuorumResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -115,7 +118,7 @@ pub struct ResponsePartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ReplicaState, a common struct of DescribeQuorumResponse.
+/// A voter or observer of the quorum and how far it has replicated.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ReplicaState {
@@ -143,10 +146,11 @@ pub struct ReplicaState {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeQuorumResponse.Nodes`.
+/// A node of the quorum and its listeners.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct Node {
+#[kafka(name = "Node")]
+pub struct DescribeQuorumNode {
     /// The ID of the associated node.
     #[kafka(versions = "2+", map_key, entity_type = "brokerId")]
     pub node_id: i32,
@@ -158,7 +162,7 @@ pub struct Node {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeQuorumResponse.Nodes[].Listeners`.
+/// One listener of a node: its name, host and port.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Listener {

@@ -1,11 +1,13 @@
-//! DescribeShareGroupOffsets (API key 90).
+//! DescribeShareGroupOffsets (API key 90): reads the start offsets (and lag) of share
+//! groups' share-partitions, for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// DescribeShareGroupOffsets request.
+/// DescribeShareGroupOffsets request: the groups and topics whose offsets to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 90, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 90, kind = request, response = DescribeShareGroupOffsetsResponse,
+        versions = "0-1", flexible = "0+", listeners = "broker")]
 pub struct DescribeShareGroupOffsetsRequest {
     /// The groups to describe offsets for.
     #[kafka(versions = "0+")]
@@ -15,7 +17,7 @@ pub struct DescribeShareGroupOffsetsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeShareGroupOffsetsRequest.Groups`.
+/// A share group whose offsets to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsRequestGroup {
@@ -30,7 +32,7 @@ pub struct DescribeShareGroupOffsetsRequestGroup {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeShareGroupOffsetsRequest.Groups[].Topics`.
+/// A topic and the partitions of it whose offsets to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsRequestTopic {
@@ -45,7 +47,7 @@ pub struct DescribeShareGroupOffsetsRequestTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DescribeShareGroupOffsets response.
+/// DescribeShareGroupOffsets response: the offsets of each group's share-partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 90, kind = response, versions = "0-1", flexible = "0+")]
@@ -62,7 +64,7 @@ pub struct DescribeShareGroupOffsetsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeShareGroupOffsetsResponse.Groups`.
+/// The offsets of one share group, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsResponseGroup {
@@ -83,7 +85,7 @@ pub struct DescribeShareGroupOffsetsResponseGroup {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeShareGroupOffsetsResponse.Groups[].Topics`.
+/// The offsets of one topic's share-partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsResponseTopic {
@@ -93,7 +95,8 @@ pub struct DescribeShareGroupOffsetsResponseTopic {
     /// The unique topic ID.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
-    ///
+    // Kafka's schema gives this field no `about`, so it has no doc.
+    #[allow(missing_docs)]
     #[kafka(versions = "0+")]
     pub partitions: Vec<DescribeShareGroupOffsetsResponsePartition>,
     /// Tagged fields this code does not know.
@@ -101,7 +104,7 @@ pub struct DescribeShareGroupOffsetsResponseTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeShareGroupOffsetsResponse.Groups[].Topics[].Partitions`.
+/// The start offset, leader epoch and lag of one share-partition, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsResponsePartition {

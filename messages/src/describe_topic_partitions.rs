@@ -1,16 +1,17 @@
-//! DescribeTopicPartitions (API key 75).
+//! DescribeTopicPartitions (API key 75): describes topics and their partitions, a page at a time.
 
 use crate::BrokerIds;
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// DescribeTopicPartitions request.
+/// DescribeTopicPartitions request: the topics to describe, the page size and where to start.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 75, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 75, kind = request, response = DescribeTopicPartitionsResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct DescribeTopicPartitionsRequest {
     /// The topics to fetch details for.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicRequest>,
+    pub topics: Vec<DescribeTopicPartitionsRequestTopic>,
     /// The maximum number of partitions included in the response.
     #[kafka(versions = "0+", default = 2000)]
     pub response_partition_limit: i32,
@@ -22,10 +23,11 @@ pub struct DescribeTopicPartitionsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeTopicPartitionsRequest.Topics`.
+/// A topic to describe, by name (Kafka's `TopicRequest`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicRequest {
+#[kafka(name = "TopicRequest")]
+pub struct DescribeTopicPartitionsRequestTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub name: KafkaString,
@@ -34,7 +36,7 @@ pub struct TopicRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `DescribeTopicPartitionsRequest.Cursor`.
+/// A position in the described topics: a topic and a partition index in it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Cursor {
@@ -49,7 +51,7 @@ pub struct Cursor {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DescribeTopicPartitions response.
+/// DescribeTopicPartitions response: the described topics and partitions, and where to continue.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 75, kind = response, versions = "0", flexible = "0+")]
@@ -69,7 +71,7 @@ pub struct DescribeTopicPartitionsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeTopicPartitionsResponse.Topics`.
+/// One described topic and its partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeTopicPartitionsResponseTopic {
@@ -96,7 +98,7 @@ pub struct DescribeTopicPartitionsResponseTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeTopicPartitionsResponse.Topics[].Partitions`.
+/// One described partition: its leader, replicas, ISR and ELR.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeTopicPartitionsResponsePartition {

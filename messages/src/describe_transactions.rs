@@ -1,11 +1,12 @@
-//! DescribeTransactions (API key 65).
+//! DescribeTransactions (API key 65): describes transactions by their IDs, for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// DescribeTransactions request.
+/// DescribeTransactions request: the transactional IDs to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 65, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 65, kind = request, response = DescribeTransactionsResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct DescribeTransactionsRequest {
     /// Array of transactionalIds to include in describe results. If empty, then no
     /// results will be returned.
@@ -16,7 +17,7 @@ pub struct DescribeTransactionsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DescribeTransactions response.
+/// DescribeTransactions response: the state, producer and partitions of each transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 65, kind = response, versions = "0", flexible = "0+")]
@@ -33,7 +34,7 @@ pub struct DescribeTransactionsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeTransactionsResponse.TransactionStates`.
+/// One described transaction: its state, timeout, start time, producer and partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TransactionState {
@@ -62,16 +63,17 @@ pub struct TransactionState {
     /// transaction is preparing to commit or abort, this will include only partitions
     /// which do not have markers.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicData>,
+    pub topics: Vec<DescribeTransactionsTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeTransactionsResponse.TransactionStates[].Topics`.
+/// A topic and the partitions of it in the transaction (Kafka's `TopicData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicData {
+#[kafka(name = "TopicData")]
+pub struct DescribeTransactionsTopic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
     pub topic: KafkaString,

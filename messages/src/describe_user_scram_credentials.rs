@@ -1,25 +1,27 @@
-//! DescribeUserScramCredentials (API key 50).
+//! DescribeUserScramCredentials (API key 50): lists users' SCRAM credentials (their
+//! mechanisms and iteration counts, never the secrets), for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// DescribeUserScramCredentials request.
+/// DescribeUserScramCredentials request: the users to describe (null or empty for all).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 50, kind = request, versions = "0", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 50, kind = request, response = DescribeUserScramCredentialsResponse,
+        versions = "0", flexible = "0+", listeners = "broker, controller")]
 pub struct DescribeUserScramCredentialsRequest {
     /// The users to describe, or null/empty to describe all users.
     #[kafka(versions = "0+", nullable = "0+")]
-    pub users: Option<Vec<UserName>>,
+    pub users: Option<Vec<DescribeUserScramCredentialsUser>>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeUserScramCredentialsRequest.Users`.
+/// A user whose SCRAM credentials to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct UserName {
+#[kafka(name = "UserName")]
+pub struct DescribeUserScramCredentialsUser {
     /// The user name.
     #[kafka(versions = "0+")]
     pub name: KafkaString,
@@ -28,7 +30,7 @@ pub struct UserName {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// DescribeUserScramCredentials response.
+/// DescribeUserScramCredentials response: each user's SCRAM credentials, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 50, kind = response, versions = "0", flexible = "0+")]
@@ -52,7 +54,7 @@ pub struct DescribeUserScramCredentialsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeUserScramCredentialsResponse.Results`.
+/// The SCRAM credentials of one user, or why they could not be described.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribeUserScramCredentialsResult {
@@ -74,7 +76,7 @@ pub struct DescribeUserScramCredentialsResult {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `DescribeUserScramCredentialsResponse.Results[].CredentialInfos`.
+/// One SCRAM credential of a user: its mechanism and iteration count.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct CredentialInfo {

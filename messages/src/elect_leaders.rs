@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// ElectLeaders request: the election type and the partitions to elect leaders for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 43, kind = request, versions = "0-2", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 43, kind = request, response = ElectLeadersResponse, versions = "0-2",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct ElectLeadersRequest {
     /// Type of elections to conduct for the partition. A value of '0' elects the
     /// preferred replica. A value of '1' elects the first live replica if there are no

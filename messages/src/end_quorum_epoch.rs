@@ -1,18 +1,20 @@
-//! EndQuorumEpoch (API key 54).
+//! EndQuorumEpoch (API key 54): a resigning KRaft leader tells the voters, so that they
+//! elect a new leader without waiting for a timeout.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// EndQuorumEpoch request.
+/// EndQuorumEpoch request: the resigning leader, its epoch and its preferred successors.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 54, kind = request, versions = "0-1", flexible = "1+", listeners = "controller")]
+#[kafka(api_key = 54, kind = request, response = EndQuorumEpochResponse, versions = "0-1",
+        flexible = "1+", listeners = "controller")]
 pub struct EndQuorumEpochRequest {
     /// The cluster id.
     #[kafka(versions = "0+", nullable = "0+", default = null)]
     pub cluster_id: Option<KafkaString>,
     /// The topics.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicData>,
+    pub topics: Vec<EndQuorumEpochRequestTopic>,
     /// Endpoints for the leader.
     #[kafka(versions = "1+", ignorable)]
     pub leader_endpoints: Vec<LeaderEndpoint>,
@@ -21,25 +23,27 @@ pub struct EndQuorumEpochRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `EndQuorumEpochRequest.Topics`.
+/// The metadata topic whose leader resigns, with its partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicData {
+#[kafka(name = "TopicData")]
+pub struct EndQuorumEpochRequestTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<EndQuorumEpochRequestPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `EndQuorumEpochRequest.Topics[].Partitions`.
+/// The resigning leader of one partition and who should succeed it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct EndQuorumEpochRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -54,16 +58,17 @@ pub struct PartitionData {
     pub preferred_successors: Vec<i32>,
     /// A sorted list of preferred candidates to start the election.
     #[kafka(versions = "1+", ignorable)]
-    pub preferred_candidates: Vec<ReplicaInfo>,
+    pub preferred_candidates: Vec<PreferredCandidate>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `EndQuorumEpochRequest.Topics[].Partitions[].PreferredCandidates`.
+/// A voter the resigning leader prefers as the next candidate.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct ReplicaInfo {
+#[kafka(name = "ReplicaInfo")]
+pub struct PreferredCandidate {
     /// The ID of the candidate replica.
     #[kafka(versions = "1+", entity_type = "brokerId")]
     pub candidate_id: i32,
@@ -75,7 +80,7 @@ pub struct ReplicaInfo {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `EndQuorumEpochRequest.LeaderEndpoints`.
+/// One listener of the leader: its name, host and port.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct LeaderEndpoint {
@@ -93,7 +98,7 @@ pub struct LeaderEndpoint {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// EndQuorumEpoch response.
+/// EndQuorumEpoch response: the outcome for each partition, with the leader the voter knows.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 54, kind = response, versions = "0-1", flexible = "1+")]
@@ -103,7 +108,7 @@ pub struct EndQuorumEpochResponse {
     pub error_code: i16,
     /// The topic data.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ResponseTopicData>,
+    pub topics: Vec<EndQuorumEpochResponseTopic>,
     /// Endpoints for all leaders enumerated in PartitionData.
     #[kafka(versions = "1+", tag = 0, tagged = "1+")]
     pub node_endpoints: Vec<NodeEndpoint>,
@@ -112,27 +117,27 @@ pub struct EndQuorumEpochResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `EndQuorumEpochResponse.Topics`.
+/// The voter's results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
-pub struct ResponseTopicData {
+pub struct EndQuorumEpochResponseTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The partition data.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<ResponsePartitionData>,
+    pub partitions: Vec<EndQuorumEpochResponsePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `EndQuorumEpochResponse.Topics[].Partitions`.
+/// The voter's result for one partition, with the leader it knows.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
-pub struct ResponsePartitionData {
+pub struct EndQuorumEpochResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -150,7 +155,7 @@ pub struct ResponsePartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `EndQuorumEpochResponse.NodeEndpoints`.
+/// How to reach a node named as a leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {

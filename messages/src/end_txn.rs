@@ -5,7 +5,7 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// EndTxn request: asks the transaction coordinator to commit or abort.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 26, kind = request, versions = "0-5", flexible = "3+",
+#[kafka(api_key = 26, kind = request, response = EndTxnResponse, versions = "0-5", flexible = "3+",
         listeners = "broker")]
 pub struct EndTxnRequest {
     /// The ID of the transaction to end.

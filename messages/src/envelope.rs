@@ -1,12 +1,14 @@
-//! Envelope (API key 58).
+//! Envelope (API key 58): a broker forwards a client's request, with the client's
+//! principal and address, to the controller.
 
 use bytes::Bytes;
 use kafka_wire::UnknownTaggedFields;
 
-/// Envelope request.
+/// Envelope request: the forwarded request, with the original client's principal and address.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 58, kind = request, versions = "0", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 58, kind = request, response = EnvelopeResponse, versions = "0", flexible = "0+",
+        listeners = "controller")]
 pub struct EnvelopeRequest {
     /// The embedded request header and data.
     #[kafka(versions = "0+", zero_copy)]
@@ -23,7 +25,7 @@ pub struct EnvelopeRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Envelope response.
+/// Envelope response: the controller's response to the forwarded request.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 58, kind = response, versions = "0", flexible = "0+")]

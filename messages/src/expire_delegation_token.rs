@@ -6,8 +6,8 @@ use kafka_wire::UnknownTaggedFields;
 /// ExpireDelegationToken request: asks to expire the token with the given HMAC.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 40, kind = request, versions = "1-2", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 40, kind = request, response = ExpireDelegationTokenResponse, versions = "1-2",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct ExpireDelegationTokenRequest {
     /// The HMAC of the delegation token to be expired.
     #[kafka(versions = "0+")]

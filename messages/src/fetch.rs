@@ -5,7 +5,7 @@ use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 /// Fetch request: the partitions and offsets to read from.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 1, kind = request, versions = "4-18", flexible = "12+",
+#[kafka(api_key = 1, kind = request, response = FetchResponse, versions = "4-18", flexible = "12+",
         listeners = "broker, controller")]
 pub struct FetchRequest {
     /// The clusterId if known. This is used to validate metadata fetches prior to broker

@@ -1,11 +1,13 @@
-//! FetchSnapshot (API key 59).
+//! FetchSnapshot (API key 59): a KRaft follower or observer fetches a metadata snapshot
+//! from the leader, in chunks.
 
 use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 
-/// FetchSnapshot request.
+/// FetchSnapshot request: which snapshot to fetch, and from which byte position.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 59, kind = request, versions = "0-1", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 59, kind = request, response = FetchSnapshotResponse, versions = "0-1",
+        flexible = "0+", listeners = "controller")]
 pub struct FetchSnapshotRequest {
     /// The clusterId if known, this is used to validate metadata fetches prior to
     /// broker registration.
@@ -19,31 +21,33 @@ pub struct FetchSnapshotRequest {
     pub max_bytes: i32,
     /// The topics to fetch.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicSnapshot>,
+    pub topics: Vec<FetchSnapshotRequestTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `FetchSnapshotRequest.Topics`.
+/// A topic to fetch snapshots of.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicSnapshot {
+#[kafka(name = "TopicSnapshot")]
+pub struct FetchSnapshotRequestTopic {
     /// The name of the topic to fetch.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub name: KafkaString,
     /// The partitions to fetch.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionSnapshot>,
+    pub partitions: Vec<FetchSnapshotRequestPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `FetchSnapshotRequest.Topics[].Partitions`.
+/// A partition's snapshot to fetch, and where in it to start.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionSnapshot {
+#[kafka(name = "PartitionSnapshot")]
+pub struct FetchSnapshotRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,
@@ -64,7 +68,7 @@ pub struct PartitionSnapshot {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `FetchSnapshotRequest.Topics[].Partitions[].SnapshotId`.
+/// The end offset and epoch that name the snapshot to fetch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct SnapshotId {
@@ -79,7 +83,7 @@ pub struct SnapshotId {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// FetchSnapshot response.
+/// FetchSnapshot response: a chunk of each snapshot, with its total size and position.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 59, kind = response, versions = "0-1", flexible = "0+")]
@@ -93,7 +97,7 @@ pub struct FetchSnapshotResponse {
     pub error_code: i16,
     /// The topics to fetch.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ResponseTopicSnapshot>,
+    pub topics: Vec<FetchSnapshotResponseTopic>,
     /// Endpoints for all current-leaders enumerated in PartitionSnapshot.
     #[kafka(versions = "1+", tag = 0, tagged = "1+")]
     pub node_endpoints: Vec<NodeEndpoint>,
@@ -102,27 +106,27 @@ pub struct FetchSnapshotResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `FetchSnapshotResponse.Topics`.
+/// The snapshot chunks of one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicSnapshot")]
-pub struct ResponseTopicSnapshot {
+pub struct FetchSnapshotResponseTopic {
     /// The name of the topic to fetch.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub name: KafkaString,
     /// The partitions to fetch.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<ResponsePartitionSnapshot>,
+    pub partitions: Vec<FetchSnapshotResponsePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `FetchSnapshotResponse.Topics[].Partitions`.
+/// A chunk of one partition's snapshot, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionSnapshot")]
-pub struct ResponsePartitionSnapshot {
+pub struct FetchSnapshotResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub index: i32,
@@ -131,7 +135,7 @@ pub struct ResponsePartitionSnapshot {
     pub error_code: i16,
     /// The snapshot endOffset and epoch fetched.
     #[kafka(versions = "0+")]
-    pub snapshot_id: ResponseSnapshotId,
+    pub snapshot_id: FetchedSnapshotId,
     /// The leader of the partition at the time of the snapshot.
     #[kafka(versions = "0+", tag = 0, tagged = "0+")]
     pub current_leader: LeaderIdAndEpoch,
@@ -149,11 +153,11 @@ pub struct ResponsePartitionSnapshot {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `FetchSnapshotResponse.Topics[].Partitions[].SnapshotId`.
+/// The end offset and epoch that name the fetched snapshot.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "SnapshotId")]
-pub struct ResponseSnapshotId {
+pub struct FetchedSnapshotId {
     /// The snapshot end offset.
     #[kafka(versions = "0+")]
     pub end_offset: i64,
@@ -165,7 +169,7 @@ pub struct ResponseSnapshotId {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `FetchSnapshotResponse.Topics[].Partitions[].CurrentLeader`.
+/// The current leader of a partition and its epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
@@ -180,7 +184,7 @@ pub struct LeaderIdAndEpoch {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `FetchSnapshotResponse.NodeEndpoints`.
+/// How to reach a node named as a current leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {

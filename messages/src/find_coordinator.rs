@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// FindCoordinator request: asks which broker coordinates the given keys.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 10, kind = request, versions = "0-6", flexible = "3+",
-        listeners = "broker")]
+#[kafka(api_key = 10, kind = request, response = FindCoordinatorResponse, versions = "0-6",
+        flexible = "3+", listeners = "broker")]
 pub struct FindCoordinatorRequest {
     /// The coordinator key.
     #[kafka(versions = "0-3")]

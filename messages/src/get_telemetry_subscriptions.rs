@@ -1,11 +1,12 @@
-//! GetTelemetrySubscriptions (API key 71).
+//! GetTelemetrySubscriptions (API key 71): a client asks which metrics to push, and how (KIP-714).
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// GetTelemetrySubscriptions request.
+/// GetTelemetrySubscriptions request: the client instance ID, zero on the first request.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 71, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 71, kind = request, response = GetTelemetrySubscriptionsResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct GetTelemetrySubscriptionsRequest {
     /// Unique id for this client instance, must be set to 0 on the first request.
     #[kafka(versions = "0+")]
@@ -15,7 +16,7 @@ pub struct GetTelemetrySubscriptionsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// GetTelemetrySubscriptions response.
+/// GetTelemetrySubscriptions response: the subscribed metrics, push interval and limits.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 71, kind = response, versions = "0", flexible = "0+")]
@@ -49,6 +50,7 @@ pub struct GetTelemetrySubscriptionsResponse {
     pub delta_temporality: bool,
     /// Requested metrics prefix string match. Empty array: No metrics subscribed,
     /// Array[0] empty string: All metrics subscribed.
+    #[allow(rustdoc::broken_intra_doc_links)] // `Array[0]` is Kafka's text, not a link.
     #[kafka(versions = "0+")]
     pub requested_metrics: Vec<KafkaString>,
     /// Tagged fields this code does not know.

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// Heartbeat request: the member and generation that are still alive.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 12, kind = request, versions = "0-4", flexible = "4+",
-        listeners = "broker")]
+#[kafka(api_key = 12, kind = request, response = HeartbeatResponse, versions = "0-4",
+        flexible = "4+", listeners = "broker")]
 pub struct HeartbeatRequest {
     /// The group id.
     #[kafka(versions = "0+", entity_type = "groupId")]

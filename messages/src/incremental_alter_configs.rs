@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// IncrementalAlterConfigs request: the configuration operations for each resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 44, kind = request, versions = "0-1", flexible = "1+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 44, kind = request, response = IncrementalAlterConfigsResponse, versions = "0-1",
+        flexible = "1+", listeners = "broker, controller")]
 pub struct IncrementalAlterConfigsRequest {
     /// The incremental updates for each resource.
     #[kafka(versions = "0+")]

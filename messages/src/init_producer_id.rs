@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// InitProducerId request: asks for a producer ID and epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 22, kind = request, versions = "0-6", flexible = "2+",
-        listeners = "broker", latest_version_unstable)]
+#[kafka(api_key = 22, kind = request, response = InitProducerIdResponse, versions = "0-6",
+        flexible = "2+", listeners = "broker", latest_version_unstable)]
 pub struct InitProducerIdRequest {
     /// The transactional id, or null if the producer is not transactional.
     #[kafka(versions = "0+", nullable = "0+", entity_type = "transactionalId")]

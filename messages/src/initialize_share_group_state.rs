@@ -1,42 +1,47 @@
-//! InitializeShareGroupState (API key 83).
+//! InitializeShareGroupState (API key 83): the group coordinator asks the share
+//! coordinator to initialize the persisted state of share-partitions.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// InitializeShareGroupState request.
+/// InitializeShareGroupState request: the share-partitions to initialize, with their
+/// state epochs and start offsets.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 83, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 83, kind = request, response = InitializeShareGroupStateResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct InitializeShareGroupStateRequest {
     /// The group identifier.
     #[kafka(versions = "0+")]
     pub group_id: KafkaString,
     /// The data for the topics.
     #[kafka(versions = "0+")]
-    pub topics: Vec<InitializeStateData>,
+    pub topics: Vec<InitializeStateTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `InitializeShareGroupStateRequest.Topics`.
+/// A topic whose share-partitions to initialize.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct InitializeStateData {
+#[kafka(name = "InitializeStateData")]
+pub struct InitializeStateTopic {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The data for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<InitializeStatePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `InitializeShareGroupStateRequest.Topics[].Partitions`.
+/// A share-partition to initialize, with its new state epoch and start offset.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct InitializeStatePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,
@@ -52,38 +57,40 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// InitializeShareGroupState response.
+/// InitializeShareGroupState response: the outcome for each share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 83, kind = response, versions = "0", flexible = "0+")]
 pub struct InitializeShareGroupStateResponse {
     /// The initialization results.
     #[kafka(versions = "0+")]
-    pub results: Vec<InitializeStateResult>,
+    pub results: Vec<InitializeStateTopicResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `InitializeShareGroupStateResponse.Results`.
+/// The initialization results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct InitializeStateResult {
+#[kafka(name = "InitializeStateResult")]
+pub struct InitializeStateTopicResult {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The results for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionResult>,
+    pub partitions: Vec<InitializeStatePartitionResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `InitializeShareGroupStateResponse.Results[].Partitions`.
+/// The initialization result for one share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionResult {
+#[kafka(name = "PartitionResult")]
+pub struct InitializeStatePartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,

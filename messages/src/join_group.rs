@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// JoinGroup request: a member asks to join a group with the protocols it supports.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 11, kind = request, versions = "0-9", flexible = "6+",
-        listeners = "broker")]
+#[kafka(api_key = 11, kind = request, response = JoinGroupResponse, versions = "0-9",
+        flexible = "6+", listeners = "broker")]
 pub struct JoinGroupRequest {
     /// The group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]

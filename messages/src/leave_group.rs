@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// LeaveGroup request: one or more members leave a group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 13, kind = request, versions = "0-5", flexible = "4+",
-        listeners = "broker")]
+#[kafka(api_key = 13, kind = request, response = LeaveGroupResponse, versions = "0-5",
+        flexible = "4+", listeners = "broker")]
 pub struct LeaveGroupRequest {
     /// The ID of the group to leave.
     #[kafka(versions = "0+", entity_type = "groupId")]

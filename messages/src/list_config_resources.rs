@@ -1,11 +1,13 @@
-//! ListConfigResources (API key 74).
+//! ListConfigResources (API key 74): lists the resources that have configs (version 0: client
+//! metrics only), for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// ListConfigResources request.
+/// ListConfigResources request: the resource types to list.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 74, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 74, kind = request, response = ListConfigResourcesResponse, versions = "0-1",
+        flexible = "0+", listeners = "broker")]
 pub struct ListConfigResourcesRequest {
     /// The list of resource type. If the list is empty, it uses default supported
     /// config resource types.
@@ -16,7 +18,7 @@ pub struct ListConfigResourcesRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ListConfigResources response.
+/// ListConfigResources response: the name and type of each config resource.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 74, kind = response, versions = "0-1", flexible = "0+")]
@@ -36,7 +38,7 @@ pub struct ListConfigResourcesResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ListConfigResourcesResponse.ConfigResources`.
+/// A resource that has configs: its name and type.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ConfigResource {

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// ListGroups request: asks for the groups, optionally filtered by state and type.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 16, kind = request, versions = "0-5", flexible = "3+",
-        listeners = "broker")]
+#[kafka(api_key = 16, kind = request, response = ListGroupsResponse, versions = "0-5",
+        flexible = "3+", listeners = "broker")]
 pub struct ListGroupsRequest {
     /// The states of the groups we want to list. If empty, all groups are returned with
     /// their state.

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// ListOffsets request: the partitions and timestamps to look offsets up for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 2, kind = request, versions = "1-11", flexible = "6+",
-        listeners = "broker")]
+#[kafka(api_key = 2, kind = request, response = ListOffsetsResponse, versions = "1-11",
+        flexible = "6+", listeners = "broker")]
 pub struct ListOffsetsRequest {
     /// The broker ID of the requester, or -1 if this request is being made by a normal
     /// consumer.

@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// ListPartitionReassignments request: the partitions to list reassignments for.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 46, kind = request, versions = "0", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 46, kind = request, response = ListPartitionReassignmentsResponse, versions = "0",
+        flexible = "0+", listeners = "broker, controller")]
 pub struct ListPartitionReassignmentsRequest {
     /// The time in ms to wait for the request to complete.
     #[kafka(versions = "0+", default = 60000)]

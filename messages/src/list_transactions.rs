@@ -1,11 +1,12 @@
-//! ListTransactions (API key 66).
+//! ListTransactions (API key 66): lists the transactions a broker coordinates, for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// ListTransactions request.
+/// ListTransactions request: filters by state, producer ID, duration and transactional ID pattern.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 66, kind = request, versions = "0-2", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 66, kind = request, response = ListTransactionsResponse, versions = "0-2",
+        flexible = "0+", listeners = "broker")]
 pub struct ListTransactionsRequest {
     /// The transaction states to filter by: if empty, all transactions are returned; if
     /// non-empty, then only transactions matching one of the filtered states will be
@@ -31,7 +32,7 @@ pub struct ListTransactionsRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ListTransactions response.
+/// ListTransactions response: the matching transactions, with their producer and state.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 66, kind = response, versions = "0-2", flexible = "0+")]
@@ -55,7 +56,7 @@ pub struct ListTransactionsResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ListTransactionsResponse.TransactionStates`.
+/// One listed transaction: its transactional ID, producer ID and state.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TransactionState {

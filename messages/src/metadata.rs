@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 /// Metadata request: the topics to describe (null for all of them).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 3, kind = request, versions = "0-13", flexible = "9+",
-        listeners = "broker")]
+#[kafka(api_key = 3, kind = request, response = MetadataResponse, versions = "0-13",
+        flexible = "9+", listeners = "broker")]
 pub struct MetadataRequest {
     /// The topics to fetch metadata for.
     #[kafka(versions = "0+", nullable = "1+")]

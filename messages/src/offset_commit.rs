@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 /// OffsetCommit request: commits offsets of topic partitions for a group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 8, kind = request, versions = "2-10", flexible = "8+",
-        listeners = "broker")]
+#[kafka(api_key = 8, kind = request, response = OffsetCommitResponse, versions = "2-10",
+        flexible = "8+", listeners = "broker")]
 pub struct OffsetCommitRequest {
     /// The unique group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]

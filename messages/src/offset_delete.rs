@@ -5,7 +5,8 @@ use kafka_wire::KafkaString;
 /// OffsetDelete request: the group and the partitions whose offsets to delete.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 47, kind = request, versions = "0", listeners = "broker")]
+#[kafka(api_key = 47, kind = request, response = OffsetDeleteResponse, versions = "0",
+        listeners = "broker")]
 pub struct OffsetDeleteRequest {
     /// The unique group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 /// OffsetFetch request: asks for the committed offsets of one or more groups.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 9, kind = request, versions = "1-10", flexible = "6+",
-        listeners = "broker")]
+#[kafka(api_key = 9, kind = request, response = OffsetFetchResponse, versions = "1-10",
+        flexible = "6+", listeners = "broker")]
 pub struct OffsetFetchRequest {
     /// The group to fetch offsets for.
     #[kafka(versions = "0-7", entity_type = "groupId")]

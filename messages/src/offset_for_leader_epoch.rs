@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// OffsetForLeaderEpoch request: asks for the end offset of leader epochs.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 23, kind = request, versions = "2-4", flexible = "4+",
-        listeners = "broker")]
+#[kafka(api_key = 23, kind = request, response = OffsetForLeaderEpochResponse, versions = "2-4",
+        flexible = "4+", listeners = "broker")]
 pub struct OffsetForLeaderEpochRequest {
     /// The broker ID of the follower, of -1 if this request is from a consumer.
     #[kafka(versions = "3+", default = -2, ignorable, entity_type = "brokerId")]

@@ -5,7 +5,7 @@ use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 /// Produce request: record batches to append to partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 0, kind = request, versions = "3-13", flexible = "9+",
+#[kafka(api_key = 0, kind = request, response = ProduceResponse, versions = "3-13", flexible = "9+",
         listeners = "broker")]
 pub struct ProduceRequest {
     /// The transactional ID, or null if the producer is not transactional.

@@ -1,12 +1,13 @@
-//! PushTelemetry (API key 72).
+//! PushTelemetry (API key 72): a client pushes its subscribed metrics to a broker (KIP-714).
 
 use bytes::Bytes;
 use kafka_wire::{UnknownTaggedFields, Uuid};
 
-/// PushTelemetry request.
+/// PushTelemetry request: the client's metrics, OpenTelemetry-encoded and maybe compressed.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 72, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 72, kind = request, response = PushTelemetryResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct PushTelemetryRequest {
     /// Unique id for this client instance.
     #[kafka(versions = "0+")]
@@ -28,7 +29,7 @@ pub struct PushTelemetryRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// PushTelemetry response.
+/// PushTelemetry response: whether the broker accepted the metrics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 72, kind = response, versions = "0", flexible = "0+")]

@@ -1,42 +1,46 @@
-//! ReadShareGroupState (API key 84).
+//! ReadShareGroupState (API key 84): a share-partition leader reads the persisted
+//! state of its share-partitions from the share coordinator.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ReadShareGroupState request.
+/// ReadShareGroupState request: the share-partitions whose state to read.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 84, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 84, kind = request, response = ReadShareGroupStateResponse, versions = "0",
+        flexible = "0+", listeners = "broker")]
 pub struct ReadShareGroupStateRequest {
     /// The group identifier.
     #[kafka(versions = "0+")]
     pub group_id: KafkaString,
     /// The data for the topics.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ReadStateData>,
+    pub topics: Vec<ReadStateTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateRequest.Topics`.
+/// A topic whose share-partition state to read.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct ReadStateData {
+#[kafka(name = "ReadStateData")]
+pub struct ReadStateTopic {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The data for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<ReadStatePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateRequest.Topics[].Partitions`.
+/// A share-partition whose state to read, with the reader's leader epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct ReadStatePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,
@@ -48,38 +52,40 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ReadShareGroupState response.
+/// ReadShareGroupState response: the persisted state of each share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 84, kind = response, versions = "0", flexible = "0+")]
 pub struct ReadShareGroupStateResponse {
     /// The read results.
     #[kafka(versions = "0+")]
-    pub results: Vec<ReadStateResult>,
+    pub results: Vec<ReadStateTopicResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateResponse.Results`.
+/// The state read for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct ReadStateResult {
+#[kafka(name = "ReadStateResult")]
+pub struct ReadStateTopicResult {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The results for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionResult>,
+    pub partitions: Vec<ReadStatePartitionResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateResponse.Results[].Partitions`.
+/// The persisted state of one share-partition: epoch, start offset and state batches.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionResult {
+#[kafka(name = "PartitionResult")]
+pub struct ReadStatePartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,
@@ -103,7 +109,7 @@ pub struct PartitionResult {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateResponse.Results[].Partitions[].StateBatches`.
+/// The delivery state and count of a range of offsets in a share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct StateBatch {

@@ -1,42 +1,46 @@
-//! ReadShareGroupStateSummary (API key 87).
+//! ReadShareGroupStateSummary (API key 87): the group coordinator reads a summary of
+//! share-partition state (epochs, start offset) from the share coordinator.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ReadShareGroupStateSummary request.
+/// ReadShareGroupStateSummary request: the share-partitions whose summary to read.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 87, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 87, kind = request, response = ReadShareGroupStateSummaryResponse,
+        versions = "0-1", flexible = "0+", listeners = "broker")]
 pub struct ReadShareGroupStateSummaryRequest {
     /// The group identifier.
     #[kafka(versions = "0+")]
     pub group_id: KafkaString,
     /// The data for the topics.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ReadStateSummaryData>,
+    pub topics: Vec<ReadStateSummaryTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateSummaryRequest.Topics`.
+/// A topic whose share-partition state summary to read.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct ReadStateSummaryData {
+#[kafka(name = "ReadStateSummaryData")]
+pub struct ReadStateSummaryTopic {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The data for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<ReadStateSummaryPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateSummaryRequest.Topics[].Partitions`.
+/// A share-partition whose state summary to read.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct ReadStateSummaryPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,
@@ -48,38 +52,41 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ReadShareGroupStateSummary response.
+/// ReadShareGroupStateSummary response: the epochs and start offset of each
+/// share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 87, kind = response, versions = "0-1", flexible = "0+")]
 pub struct ReadShareGroupStateSummaryResponse {
     /// The read results.
     #[kafka(versions = "0+")]
-    pub results: Vec<ReadStateSummaryResult>,
+    pub results: Vec<ReadStateSummaryTopicResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateSummaryResponse.Results`.
+/// The state summaries read for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct ReadStateSummaryResult {
+#[kafka(name = "ReadStateSummaryResult")]
+pub struct ReadStateSummaryTopicResult {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The results for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionResult>,
+    pub partitions: Vec<ReadStateSummaryPartitionResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ReadShareGroupStateSummaryResponse.Results[].Partitions`.
+/// The state summary of one share-partition, without its state batches.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionResult {
+#[kafka(name = "PartitionResult")]
+pub struct ReadStateSummaryPartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,

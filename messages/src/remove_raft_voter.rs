@@ -1,12 +1,13 @@
-//! RemoveRaftVoter (API key 81).
+//! RemoveRaftVoter (API key 81): removes a voter from the KRaft controller quorum,
+//! sent by admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// RemoveRaftVoter request.
+/// RemoveRaftVoter request: the voter to remove, by replica ID and directory ID.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 81, kind = request, versions = "0", flexible = "0+",
-        listeners = "controller, broker")]
+#[kafka(api_key = 81, kind = request, response = RemoveRaftVoterResponse, versions = "0",
+        flexible = "0+", listeners = "controller, broker")]
 pub struct RemoveRaftVoterRequest {
     /// The cluster id of the request.
     #[kafka(versions = "0+", nullable = "0+")]
@@ -22,7 +23,7 @@ pub struct RemoveRaftVoterRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// RemoveRaftVoter response.
+/// RemoveRaftVoter response: whether the voter was removed.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 81, kind = response, versions = "0", flexible = "0+")]

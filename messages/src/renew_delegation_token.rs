@@ -6,8 +6,8 @@ use kafka_wire::UnknownTaggedFields;
 /// RenewDelegationToken request: asks to renew the token with the given HMAC.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 39, kind = request, versions = "1-2", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 39, kind = request, response = RenewDelegationTokenResponse, versions = "1-2",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct RenewDelegationTokenRequest {
     /// The HMAC of the delegation token to be renewed.
     #[kafka(versions = "0+")]

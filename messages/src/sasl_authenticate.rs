@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// SaslAuthenticate request: the client's next SASL token.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 36, kind = request, versions = "0-2", flexible = "2+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 36, kind = request, response = SaslAuthenticateResponse, versions = "0-2",
+        flexible = "2+", listeners = "broker, controller")]
 pub struct SaslAuthenticateRequest {
     /// The SASL authentication bytes from the client, as defined by the SASL mechanism.
     #[kafka(versions = "0+")]

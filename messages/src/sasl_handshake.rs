@@ -5,7 +5,7 @@ use kafka_wire::KafkaString;
 /// SaslHandshake request: the SASL mechanism the client wants to use.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 17, kind = request, versions = "0-1",
+#[kafka(api_key = 17, kind = request, response = SaslHandshakeResponse, versions = "0-1",
         listeners = "broker, controller")]
 pub struct SaslHandshakeRequest {
     /// The SASL mechanism chosen by the client.

@@ -1,11 +1,12 @@
-//! ShareAcknowledge (API key 79).
+//! ShareAcknowledge (API key 79): a share consumer acknowledges records without fetching more.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ShareAcknowledge request.
+/// ShareAcknowledge request: the share session and the record batches to acknowledge.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 79, kind = request, versions = "1-2", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 79, kind = request, response = ShareAcknowledgeResponse, versions = "1-2",
+        flexible = "0+", listeners = "broker")]
 pub struct ShareAcknowledgeRequest {
     /// The group identifier.
     #[kafka(versions = "0+", nullable = "0+", default = null, entity_type = "groupId")]
@@ -28,7 +29,7 @@ pub struct ShareAcknowledgeRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareAcknowledgeRequest.Topics`.
+/// A topic with records to acknowledge.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgeTopic {
@@ -43,7 +44,7 @@ pub struct AcknowledgeTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareAcknowledgeRequest.Topics[].Partitions`.
+/// A partition and the record batches to acknowledge in it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgePartition {
@@ -58,7 +59,7 @@ pub struct AcknowledgePartition {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareAcknowledgeRequest.Topics[].Partitions[].AcknowledgementBatches`.
+/// A range of offsets and how to acknowledge its records.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgementBatch {
@@ -76,7 +77,7 @@ pub struct AcknowledgementBatch {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ShareAcknowledge response.
+/// ShareAcknowledge response: the acknowledgement outcome for each partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 79, kind = response, versions = "1-2", flexible = "0+")]
@@ -106,7 +107,7 @@ pub struct ShareAcknowledgeResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareAcknowledgeResponse.Responses`.
+/// The acknowledgement results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ShareAcknowledgeTopicResponse {
@@ -115,16 +116,17 @@ pub struct ShareAcknowledgeTopicResponse {
     pub topic_id: Uuid,
     /// The topic partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<ShareAcknowledgePartitionResponse>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareAcknowledgeResponse.Responses[].Partitions`.
+/// The acknowledgement results for one partition (Kafka's `PartitionData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct ShareAcknowledgePartitionResponse {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -142,7 +144,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `ShareAcknowledgeResponse.Responses[].Partitions[].CurrentLeader`.
+/// The current leader of a partition and its epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
@@ -157,7 +159,7 @@ pub struct LeaderIdAndEpoch {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareAcknowledgeResponse.NodeEndpoints`.
+/// How to reach a broker named as a current leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {

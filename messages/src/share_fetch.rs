@@ -1,11 +1,12 @@
-//! ShareFetch (API key 78).
+//! ShareFetch (API key 78): a share consumer fetches records and acknowledges delivered ones.
 
 use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 
-/// ShareFetch request.
+/// ShareFetch request: the share session and the partitions to fetch from, with acknowledgements.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 78, kind = request, versions = "1-2", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 78, kind = request, response = ShareFetchResponse, versions = "1-2",
+        flexible = "0+", listeners = "broker")]
 pub struct ShareFetchRequest {
     /// The group identifier.
     #[kafka(versions = "0+", nullable = "0+", default = null, entity_type = "groupId")]
@@ -53,7 +54,7 @@ pub struct ShareFetchRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchRequest.Topics`.
+/// A topic to fetch from or acknowledge records of.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct FetchTopic {
@@ -68,7 +69,7 @@ pub struct FetchTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchRequest.Topics[].Partitions`.
+/// A partition to fetch from, with the record batches to acknowledge in it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct FetchPartition {
@@ -88,7 +89,7 @@ pub struct FetchPartition {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchRequest.Topics[].Partitions[].AcknowledgementBatches`.
+/// A range of offsets and how to acknowledge its records.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgementBatch {
@@ -106,7 +107,7 @@ pub struct AcknowledgementBatch {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchRequest.ForgottenTopicsData`.
+/// The partitions of one topic to remove from the share session.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ForgottenTopic {
@@ -121,7 +122,7 @@ pub struct ForgottenTopic {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ShareFetch response.
+/// ShareFetch response: the records acquired in each partition, and acknowledgement outcomes.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 78, kind = response, versions = "1-2", flexible = "0+")]
@@ -151,7 +152,7 @@ pub struct ShareFetchResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchResponse.Responses`.
+/// The fetch results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct ShareFetchableTopicResponse {
@@ -160,16 +161,17 @@ pub struct ShareFetchableTopicResponse {
     pub topic_id: Uuid,
     /// The topic partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<ShareFetchPartitionResponse>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchResponse.Responses[].Partitions`.
+/// The fetch and acknowledgement results for one partition (Kafka's `PartitionData`).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct ShareFetchPartitionResponse {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -199,7 +201,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `ShareFetchResponse.Responses[].Partitions[].CurrentLeader`.
+/// The current leader of a partition and its epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
@@ -214,7 +216,7 @@ pub struct LeaderIdAndEpoch {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchResponse.Responses[].Partitions[].AcquiredRecords`.
+/// A range of records acquired by this member, with their delivery count.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct AcquiredRecords {
@@ -232,7 +234,7 @@ pub struct AcquiredRecords {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareFetchResponse.NodeEndpoints`.
+/// How to reach a broker named as a current leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {

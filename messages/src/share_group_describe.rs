@@ -1,11 +1,12 @@
-//! ShareGroupDescribe (API key 77).
+//! ShareGroupDescribe (API key 77): describes KIP-932 share groups and their members.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ShareGroupDescribe request.
+/// ShareGroupDescribe request: the groups to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 77, kind = request, versions = "1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 77, kind = request, response = ShareGroupDescribeResponse, versions = "1",
+        flexible = "0+", listeners = "broker")]
 pub struct ShareGroupDescribeRequest {
     /// The ids of the groups to describe.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -18,7 +19,7 @@ pub struct ShareGroupDescribeRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ShareGroupDescribe response.
+/// ShareGroupDescribe response: each group's state, epochs and members.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 77, kind = response, versions = "1", flexible = "0+")]
@@ -35,7 +36,7 @@ pub struct ShareGroupDescribeResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareGroupDescribeResponse.Groups`.
+/// One described share group: its state, epochs, assignor and members.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroup {
@@ -71,7 +72,7 @@ pub struct DescribedGroup {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `ShareGroupDescribeResponse.Groups[].Members`.
+/// One member of a described share group, with its subscription and assignment.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Member {
@@ -101,7 +102,7 @@ pub struct Member {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Assignment, a common struct of ShareGroupDescribeResponse.
+/// The partitions assigned to a member.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
@@ -113,7 +114,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopicPartitions, a common struct of ShareGroupDescribeResponse.
+/// A topic, by ID and name, and partitions of it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {

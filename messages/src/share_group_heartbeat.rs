@@ -1,11 +1,13 @@
-//! ShareGroupHeartbeat (API key 76).
+//! ShareGroupHeartbeat (API key 76): a member joins, heartbeats in or leaves a KIP-932 share group,
+//! and gets its assignment.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// ShareGroupHeartbeat request.
+/// ShareGroupHeartbeat request: the member's epoch and what changed since its last heartbeat.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 76, kind = request, versions = "1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 76, kind = request, response = ShareGroupHeartbeatResponse, versions = "1",
+        flexible = "0+", listeners = "broker")]
 pub struct ShareGroupHeartbeatRequest {
     /// The group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -30,7 +32,7 @@ pub struct ShareGroupHeartbeatRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// ShareGroupHeartbeat response.
+/// ShareGroupHeartbeat response: the member's epoch, heartbeat interval and any new assignment.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 76, kind = response, versions = "1", flexible = "0+")]
@@ -63,7 +65,7 @@ pub struct ShareGroupHeartbeatResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `ShareGroupHeartbeatResponse.Assignment`.
+/// The partitions assigned to the member.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
@@ -75,7 +77,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopicPartitions, a common struct of ShareGroupHeartbeatResponse.
+/// A topic, by ID, and partitions of it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {

@@ -1,11 +1,13 @@
-//! StreamsGroupDescribe (API key 89).
+//! StreamsGroupDescribe (API key 89): describes streams groups (topology, members and
+//! their assignments), for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// StreamsGroupDescribe request.
+/// StreamsGroupDescribe request: the streams groups to describe.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 89, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 89, kind = request, response = StreamsGroupDescribeResponse, versions = "0-1",
+        flexible = "0+", listeners = "broker")]
 pub struct StreamsGroupDescribeRequest {
     /// The ids of the groups to describe
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -22,7 +24,7 @@ pub struct StreamsGroupDescribeRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// StreamsGroupDescribe response.
+/// StreamsGroupDescribe response: the description of each group, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 89, kind = response, versions = "0-1", flexible = "0+")]
@@ -39,7 +41,7 @@ pub struct StreamsGroupDescribeResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `StreamsGroupDescribeResponse.Groups`.
+/// A described streams group: its state, epochs, topology and members.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroup {
@@ -89,7 +91,7 @@ pub struct DescribedGroup {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `StreamsGroupDescribeResponse.Groups[].Topology`.
+/// The topology metadata initialized for the group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Topology {
@@ -107,7 +109,7 @@ pub struct Topology {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `StreamsGroupDescribeResponse.Groups[].Topology.Subtopologies`.
+/// A subtopology as configured: its source, sink, changelog and repartition topics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Subtopology {
@@ -133,7 +135,8 @@ pub struct Subtopology {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopicInfo, a common struct of StreamsGroupDescribeResponse.
+/// An internal topic of the group, with its partitions, replication factor and
+/// configs.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicInfo {
@@ -156,7 +159,7 @@ pub struct TopicInfo {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// KeyValue, a common struct of StreamsGroupDescribeResponse.
+/// A configuration or client tag, as a key-value pair.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct KeyValue {
@@ -171,7 +174,7 @@ pub struct KeyValue {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `StreamsGroupDescribeResponse.Groups[].Members`.
+/// A member of the group: its identity, endpoint, task offsets and assignments.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Member {
@@ -226,7 +229,7 @@ pub struct Member {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Endpoint, a common struct of StreamsGroupDescribeResponse.
+/// A host and port of a member, for Interactive Queries.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Endpoint {
@@ -241,7 +244,7 @@ pub struct Endpoint {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TaskOffset, a common struct of StreamsGroupDescribeResponse.
+/// A changelog offset of one task.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TaskOffset {
@@ -259,7 +262,7 @@ pub struct TaskOffset {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Assignment, a common struct of StreamsGroupDescribeResponse.
+/// The active, standby and warm-up tasks of a member.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
@@ -277,7 +280,7 @@ pub struct Assignment {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TaskIds, a common struct of StreamsGroupDescribeResponse.
+/// The tasks of one subtopology, by partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TaskIds {
@@ -292,7 +295,7 @@ pub struct TaskIds {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescription, a common struct of StreamsGroupDescribeResponse.
+/// The full description of a topology: its subtopologies and global stores.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescription {
@@ -307,7 +310,7 @@ pub struct TopologyDescription {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescriptionSubtopology, a common struct of StreamsGroupDescribeResponse.
+/// A subtopology of a topology description, with its processing nodes.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionSubtopology {
@@ -322,7 +325,7 @@ pub struct TopologyDescriptionSubtopology {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescriptionNode, a common struct of StreamsGroupDescribeResponse.
+/// A source, processor or sink node of a topology description.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionNode {
@@ -352,7 +355,7 @@ pub struct TopologyDescriptionNode {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescriptionGlobalStore, a common struct of StreamsGroupDescribeResponse.
+/// A global state store, with the source and processor nodes that fill it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionGlobalStore {

@@ -1,11 +1,14 @@
-//! StreamsGroupHeartbeat (API key 88).
+//! StreamsGroupHeartbeat (API key 88): a Kafka Streams member joins, stays in or
+//! leaves a streams group and receives its task assignment.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// StreamsGroupHeartbeat request.
+/// StreamsGroupHeartbeat request: the member's epoch, topology, owned tasks and
+/// what changed since its last heartbeat.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 88, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 88, kind = request, response = StreamsGroupHeartbeatResponse, versions = "0-1",
+        flexible = "0+", listeners = "broker")]
 pub struct StreamsGroupHeartbeatRequest {
     /// The group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -83,7 +86,7 @@ pub struct StreamsGroupHeartbeatRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `StreamsGroupHeartbeatRequest.Topology`.
+/// The topology of the streams application, sent when the member joins.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Topology {
@@ -99,7 +102,7 @@ pub struct Topology {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `StreamsGroupHeartbeatRequest.Topology.Subtopologies`.
+/// A subtopology: its source, sink, changelog and repartition topics.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Subtopology {
@@ -132,7 +135,8 @@ pub struct Subtopology {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopicInfo, a common struct of StreamsGroupHeartbeatRequest.
+/// An internal topic the group needs, with its partitions, replication factor and
+/// configs.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicInfo {
@@ -155,7 +159,7 @@ pub struct TopicInfo {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// KeyValue, a common struct of StreamsGroupHeartbeatRequest.
+/// A configuration or client tag, as a key-value pair.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct KeyValue {
@@ -170,8 +174,8 @@ pub struct KeyValue {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry
-/// of `StreamsGroupHeartbeatRequest.Topology.Subtopologies[].CopartitionGroups`.
+/// Source topics of a subtopology that must be copartitioned, as indexes into its
+/// topic lists.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct CopartitionGroup {
@@ -192,7 +196,7 @@ pub struct CopartitionGroup {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TaskIds, a common struct of StreamsGroupHeartbeatRequest.
+/// The tasks of one subtopology, by partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TaskIds {
@@ -207,7 +211,7 @@ pub struct TaskIds {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Endpoint, a common struct of StreamsGroupHeartbeatRequest.
+/// A host and port of a member, for Interactive Queries.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Endpoint {
@@ -222,7 +226,7 @@ pub struct Endpoint {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TaskOffset, a common struct of StreamsGroupHeartbeatRequest.
+/// A changelog offset of one task.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TaskOffset {
@@ -240,7 +244,8 @@ pub struct TaskOffset {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// StreamsGroupHeartbeat response.
+/// StreamsGroupHeartbeat response: the member's epoch, its assigned tasks and the
+/// group's status.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 88, kind = response, versions = "0-1", flexible = "0+")]
@@ -280,7 +285,7 @@ pub struct StreamsGroupHeartbeatResponse {
     pub acceptable_recovery_lag: i64,
     /// Indicate zero or more status for the group.
     #[kafka(versions = "0+", nullable = "0+")]
-    pub status: Option<Vec<Status>>,
+    pub status: Option<Vec<StreamsGroupStatus>>,
     /// Assigned active tasks for this client. Null if unchanged since last heartbeat.
     #[kafka(versions = "0+", nullable = "0+", default = null)]
     pub active_tasks: Option<Vec<TaskIds>>,
@@ -307,10 +312,11 @@ pub struct StreamsGroupHeartbeatResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Status, a common struct of StreamsGroupHeartbeatResponse.
+/// A status that is active for the streams group, with its detail.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct Status {
+#[kafka(name = "Status")]
+pub struct StreamsGroupStatus {
     /// A code to indicate that a particular status is active for the group membership
     #[kafka(versions = "0+")]
     pub status_code: i8,
@@ -322,7 +328,7 @@ pub struct Status {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `StreamsGroupHeartbeatResponse.PartitionsByUserEndpoint`.
+/// The partitions whose state a member's user endpoint serves, for Interactive Queries.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct EndpointToPartitions {
@@ -340,7 +346,7 @@ pub struct EndpointToPartitions {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopicPartition, a common struct of StreamsGroupHeartbeatResponse.
+/// A topic and some of its partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartition {

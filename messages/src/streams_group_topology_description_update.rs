@@ -1,11 +1,14 @@
-//! StreamsGroupTopologyDescriptionUpdate (API key 93).
+//! StreamsGroupTopologyDescriptionUpdate (API key 93): a streams group member sends
+//! the full description of its topology to the group coordinator.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// StreamsGroupTopologyDescriptionUpdate request.
+/// StreamsGroupTopologyDescriptionUpdate request: the member, topology epoch and
+/// topology description.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 93, kind = request, versions = "0", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 93, kind = request, response = StreamsGroupTopologyDescriptionUpdateResponse,
+        versions = "0", flexible = "0+", listeners = "broker")]
 pub struct StreamsGroupTopologyDescriptionUpdateRequest {
     /// The streams group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]
@@ -27,8 +30,7 @@ pub struct StreamsGroupTopologyDescriptionUpdateRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescription, a common struct of
-/// StreamsGroupTopologyDescriptionUpdateRequest.
+/// The full description of a topology: its subtopologies and global stores.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescription {
@@ -43,8 +45,7 @@ pub struct TopologyDescription {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescriptionSubtopology, a common struct of
-/// StreamsGroupTopologyDescriptionUpdateRequest.
+/// A subtopology of a topology description, with its processing nodes.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionSubtopology {
@@ -59,8 +60,7 @@ pub struct TopologyDescriptionSubtopology {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescriptionNode, a common struct of
-/// StreamsGroupTopologyDescriptionUpdateRequest.
+/// A source, processor or sink node of a topology description.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionNode {
@@ -90,8 +90,7 @@ pub struct TopologyDescriptionNode {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// TopologyDescriptionGlobalStore, a common struct of
-/// StreamsGroupTopologyDescriptionUpdateRequest.
+/// A global state store, with the source and processor nodes that fill it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionGlobalStore {
@@ -106,7 +105,7 @@ pub struct TopologyDescriptionGlobalStore {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// StreamsGroupTopologyDescriptionUpdate response.
+/// StreamsGroupTopologyDescriptionUpdate response: whether the description was stored.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 93, kind = response, versions = "0", flexible = "0+")]

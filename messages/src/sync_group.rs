@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// SyncGroup request: a member (the leader with the assignments) syncs with the group.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 14, kind = request, versions = "0-5", flexible = "4+",
-        listeners = "broker")]
+#[kafka(api_key = 14, kind = request, response = SyncGroupResponse, versions = "0-5",
+        flexible = "4+", listeners = "broker")]
 pub struct SyncGroupRequest {
     /// The unique group identifier.
     #[kafka(versions = "0+", entity_type = "groupId")]

@@ -5,8 +5,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 /// TxnOffsetCommit request: the offsets to commit within a transaction.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 28, kind = request, versions = "0-6", flexible = "3+",
-        listeners = "broker")]
+#[kafka(api_key = 28, kind = request, response = TxnOffsetCommitResponse, versions = "0-6",
+        flexible = "3+", listeners = "broker")]
 pub struct TxnOffsetCommitRequest {
     /// The ID of the transaction.
     #[kafka(versions = "0+", entity_type = "transactionalId")]

@@ -1,12 +1,13 @@
-//! UnregisterBroker (API key 64).
+//! UnregisterBroker (API key 64): removes a broker's registration from a KRaft cluster,
+//! for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// UnregisterBroker request.
+/// UnregisterBroker request: the ID of the broker to unregister.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 64, kind = request, versions = "0", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 64, kind = request, response = UnregisterBrokerResponse, versions = "0",
+        flexible = "0+", listeners = "broker, controller")]
 pub struct UnregisterBrokerRequest {
     /// The broker ID to unregister.
     #[kafka(versions = "0+", entity_type = "brokerId")]
@@ -16,7 +17,7 @@ pub struct UnregisterBrokerRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// UnregisterBroker response.
+/// UnregisterBroker response: whether the broker was unregistered, or why not.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 64, kind = response, versions = "0", flexible = "0+")]

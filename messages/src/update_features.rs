@@ -1,19 +1,20 @@
-//! UpdateFeatures (API key 57).
+//! UpdateFeatures (API key 57): upgrades or downgrades the cluster's finalized feature
+//! levels, for admin clients.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// UpdateFeatures request.
+/// UpdateFeatures request: the new maximum level of each feature, and how it may change.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 57, kind = request, versions = "0-2", flexible = "0+",
-        listeners = "broker, controller")]
+#[kafka(api_key = 57, kind = request, response = UpdateFeaturesResponse, versions = "0-2",
+        flexible = "0+", listeners = "broker, controller")]
 pub struct UpdateFeaturesRequest {
     /// How long to wait in milliseconds before timing out the request.
     #[kafka(name = "timeoutMs", versions = "0+", default = 60000)]
     pub timeout_ms: i32,
     /// The list of updates to finalized features.
     #[kafka(versions = "0+")]
-    pub feature_updates: Vec<FeatureUpdateKey>,
+    pub feature_updates: Vec<FeatureUpdate>,
     /// True if we should validate the request, but not perform the upgrade or
     /// downgrade.
     #[kafka(versions = "1+", default = false)]
@@ -23,10 +24,11 @@ pub struct UpdateFeaturesRequest {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `UpdateFeaturesRequest.FeatureUpdates`.
+/// A feature and its new maximum finalized level.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct FeatureUpdateKey {
+#[kafka(name = "FeatureUpdateKey")]
+pub struct FeatureUpdate {
     /// The name of the finalized feature to be updated.
     #[kafka(versions = "0+", map_key)]
     pub feature: KafkaString,
@@ -51,7 +53,7 @@ pub struct FeatureUpdateKey {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// UpdateFeatures response.
+/// UpdateFeatures response: the outcome, and before version 2 the outcome per feature.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 57, kind = response, versions = "0-2", flexible = "0+")]
@@ -74,7 +76,7 @@ pub struct UpdateFeaturesResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `UpdateFeaturesResponse.Results`.
+/// The outcome of updating one feature.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct UpdatableFeatureResult {

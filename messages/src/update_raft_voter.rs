@@ -1,11 +1,14 @@
-//! UpdateRaftVoter (API key 82).
+//! UpdateRaftVoter (API key 82): a KRaft voter tells the quorum leader its current
+//! listeners and supported kraft.version range.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// UpdateRaftVoter request.
+/// UpdateRaftVoter request: the voter's identity, endpoints and supported KRaft
+/// versions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 82, kind = request, versions = "0", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 82, kind = request, response = UpdateRaftVoterResponse, versions = "0",
+        flexible = "0+", listeners = "controller")]
 pub struct UpdateRaftVoterRequest {
     /// The cluster id.
     #[kafka(versions = "0+", nullable = "0+")]
@@ -23,14 +26,14 @@ pub struct UpdateRaftVoterRequest {
     #[kafka(versions = "0+")]
     pub listeners: Vec<Listener>,
     /// The range of versions of the protocol that the replica supports.
-    #[kafka(versions = "0+")]
-    pub k_raft_version_feature: KRaftVersionFeature,
+    #[kafka(versions = "0+", name = "KRaftVersionFeature")]
+    pub kraft_version_feature: KRaftVersionFeature,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `UpdateRaftVoterRequest.Listeners`.
+/// A named endpoint on which the voter can be reached.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
@@ -48,7 +51,7 @@ pub struct Listener {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `UpdateRaftVoterRequest.KRaftVersionFeature`.
+/// The range of KRaft protocol versions the voter supports.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct KRaftVersionFeature {
@@ -63,7 +66,7 @@ pub struct KRaftVersionFeature {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// UpdateRaftVoter response.
+/// UpdateRaftVoter response: whether the update was accepted, and the current leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 82, kind = response, versions = "0", flexible = "0+")]
@@ -83,7 +86,7 @@ pub struct UpdateRaftVoterResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `UpdateRaftVoterResponse.CurrentLeader`.
+/// The current quorum leader, its epoch and how to reach it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct CurrentLeader {

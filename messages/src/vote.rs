@@ -1,11 +1,13 @@
-//! Vote (API key 52).
+//! Vote (API key 52): a KRaft candidate asks the other voters to elect it leader (from
+//! version 2 also as a non-binding PreVote).
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// Vote request.
+/// Vote request: a candidate asks the voters for their vote in a new epoch.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 52, kind = request, versions = "0-2", flexible = "0+", listeners = "controller")]
+#[kafka(api_key = 52, kind = request, response = VoteResponse, versions = "0-2", flexible = "0+",
+        listeners = "controller")]
 pub struct VoteRequest {
     /// The cluster id.
     #[kafka(versions = "0+", nullable = "0+", default = null)]
@@ -15,31 +17,33 @@ pub struct VoteRequest {
     pub voter_id: i32,
     /// The topic data.
     #[kafka(versions = "0+")]
-    pub topics: Vec<TopicData>,
+    pub topics: Vec<VoteRequestTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `VoteRequest.Topics`.
+/// The metadata topic the election is for, with its partitions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct TopicData {
+#[kafka(name = "TopicData")]
+pub struct VoteRequestTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The partition data.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<VoteRequestPartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `VoteRequest.Topics[].Partitions`.
+/// The candidate's vote request for one partition: its epoch, ID and log end.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct VoteRequestPartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -69,7 +73,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Vote response.
+/// Vote response: whether the voter granted its vote, and the leader and epoch it knows.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 52, kind = response, versions = "0-2", flexible = "0+")]
@@ -79,7 +83,7 @@ pub struct VoteResponse {
     pub error_code: i16,
     /// The results for each topic.
     #[kafka(versions = "0+")]
-    pub topics: Vec<ResponseTopicData>,
+    pub topics: Vec<VoteResponseTopic>,
     /// Endpoints for all current-leaders enumerated in PartitionData.
     #[kafka(versions = "1+", tag = 0, tagged = "1+")]
     pub node_endpoints: Vec<NodeEndpoint>,
@@ -88,27 +92,27 @@ pub struct VoteResponse {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `VoteResponse.Topics`.
+/// The voter's answers for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
-pub struct ResponseTopicData {
+pub struct VoteResponseTopic {
     /// The topic name.
     #[kafka(versions = "0+", entity_type = "topicName")]
     pub topic_name: KafkaString,
     /// The results for each partition.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<ResponsePartitionData>,
+    pub partitions: Vec<VoteResponsePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `VoteResponse.Topics[].Partitions`.
+/// The voter's answer for one partition, with the leader it knows.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
-pub struct ResponsePartitionData {
+pub struct VoteResponsePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition_index: i32,
@@ -129,7 +133,7 @@ pub struct ResponsePartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `VoteResponse.NodeEndpoints`.
+/// How to reach a node named as a current leader.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {

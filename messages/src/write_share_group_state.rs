@@ -1,42 +1,46 @@
-//! WriteShareGroupState (API key 85).
+//! WriteShareGroupState (API key 85): a share-partition leader persists the state of
+//! its share-partitions to the share coordinator.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// WriteShareGroupState request.
+/// WriteShareGroupState request: the new state of each share-partition to persist.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 85, kind = request, versions = "0-1", flexible = "0+", listeners = "broker")]
+#[kafka(api_key = 85, kind = request, response = WriteShareGroupStateResponse, versions = "0-1",
+        flexible = "0+", listeners = "broker")]
 pub struct WriteShareGroupStateRequest {
     /// The group identifier.
     #[kafka(versions = "0+")]
     pub group_id: KafkaString,
     /// The data for the topics.
     #[kafka(versions = "0+")]
-    pub topics: Vec<WriteStateData>,
+    pub topics: Vec<WriteStateTopic>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `WriteShareGroupStateRequest.Topics`.
+/// A topic whose share-partition state to write.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct WriteStateData {
+#[kafka(name = "WriteStateData")]
+pub struct WriteStateTopic {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The data for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionData>,
+    pub partitions: Vec<WriteStatePartition>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `WriteShareGroupStateRequest.Topics[].Partitions`.
+/// The state to write for one share-partition: epochs, start offset and state batches.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionData {
+#[kafka(name = "PartitionData")]
+pub struct WriteStatePartition {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,
@@ -62,7 +66,7 @@ pub struct PartitionData {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `WriteShareGroupStateRequest.Topics[].Partitions[].StateBatches`.
+/// The delivery state and count of a range of offsets in a share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct StateBatch {
@@ -83,38 +87,40 @@ pub struct StateBatch {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// WriteShareGroupState response.
+/// WriteShareGroupState response: the outcome for each share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 85, kind = response, versions = "0-1", flexible = "0+")]
 pub struct WriteShareGroupStateResponse {
     /// The write results.
     #[kafka(versions = "0+")]
-    pub results: Vec<WriteStateResult>,
+    pub results: Vec<WriteStateTopicResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `WriteShareGroupStateResponse.Results`.
+/// The write results for one topic.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct WriteStateResult {
+#[kafka(name = "WriteStateResult")]
+pub struct WriteStateTopicResult {
     /// The topic identifier.
     #[kafka(versions = "0+")]
     pub topic_id: Uuid,
     /// The results for the partitions.
     #[kafka(versions = "0+")]
-    pub partitions: Vec<PartitionResult>,
+    pub partitions: Vec<WriteStatePartitionResult>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `WriteShareGroupStateResponse.Results[].Partitions`.
+/// The write result for one share-partition.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
-pub struct PartitionResult {
+#[kafka(name = "PartitionResult")]
+pub struct WriteStatePartitionResult {
     /// The partition index.
     #[kafka(versions = "0+")]
     pub partition: i32,

@@ -6,8 +6,8 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// WriteTxnMarkers request: the transaction markers to write.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
-#[kafka(api_key = 27, kind = request, versions = "1-2", flexible = "1+",
-        listeners = "broker")]
+#[kafka(api_key = 27, kind = request, response = WriteTxnMarkersResponse, versions = "1-2",
+        flexible = "1+", listeners = "broker")]
 pub struct WriteTxnMarkersRequest {
     /// The transaction markers to be written.
     #[kafka(versions = "0+")]

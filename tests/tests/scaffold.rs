@@ -31,8 +31,8 @@ fn api_versions_fields_get_their_attributes() {
         &[
             "#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]",
             "#[non_exhaustive]",
-            "#[kafka(api_key = 18, kind = request, versions = \"0-5\", flexible = \"3+\",",
-            "        listeners = \"broker, controller\")]",
+            "#[kafka(api_key = 18, kind = request, response = ApiVersionsResponse, versions = \"0-5\",",
+            "        flexible = \"3+\", listeners = \"broker, controller\")]",
             "pub struct ApiVersionsRequest {",
         ],
     );
@@ -171,7 +171,8 @@ fn naming_rules_common_structs_and_clashes() {
     assert_has(
         &text,
         &[
-            "#[kafka(api_key = 7, kind = request, versions = \"0-2\", latest_version_unstable)]",
+            "#[kafka(api_key = 7, kind = request, response = WidgetResponse, versions = \"0-2\",",
+            "        latest_version_unstable)]",
             "pub struct WidgetRequest {",
         ],
     );

@@ -1,6 +1,7 @@
-//! AbortedTxn.
+//! AbortedTxn: the offset range of an aborted transaction, an entry of a log segment's
+//! transaction index.
 
-/// AbortedTxn, a data structure.
+/// An aborted transaction: its producer, offset range and the last stable offset then.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0")]

@@ -1,9 +1,10 @@
-//! ConsumerProtocolAssignment.
+//! ConsumerProtocolAssignment: the partitions a consumer group leader assigns to a
+//! member, carried as the assignment bytes of SyncGroup.
 
 use bytes::Bytes;
 use kafka_wire::KafkaString;
 
-/// ConsumerProtocolAssignment, a data structure.
+/// A consumer's assignment: its topic-partitions and the assignor's user data.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0-3")]
@@ -16,7 +17,7 @@ pub struct ConsumerProtocolAssignment {
     pub user_data: Option<Bytes>,
 }
 
-/// One entry of `ConsumerProtocolAssignment.AssignedPartitions`.
+/// A topic and the partitions of it assigned to the consumer.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartition {

@@ -1,9 +1,10 @@
-//! ConsumerProtocolSubscription.
+//! ConsumerProtocolSubscription: a consumer's subscribed topics and owned partitions,
+//! carried as the protocol metadata of JoinGroup.
 
 use bytes::Bytes;
 use kafka_wire::KafkaString;
 
-/// ConsumerProtocolSubscription, a data structure.
+/// A consumer's subscription: its topics, owned partitions, generation and rack.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0-3")]
@@ -25,7 +26,7 @@ pub struct ConsumerProtocolSubscription {
     pub rack_id: Option<KafkaString>,
 }
 
-/// One entry of `ConsumerProtocolSubscription.OwnedPartitions`.
+/// A topic and the partitions of it the member owns.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartition {

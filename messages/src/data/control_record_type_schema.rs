@@ -1,6 +1,7 @@
-//! ControlRecordTypeSchema.
+//! ControlRecordTypeSchema: the key of a control record in a record batch, naming its
+//! type.
 
-/// ControlRecordTypeSchema, a data structure.
+/// The type of a control record (abort, commit, leader change, ...).
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0")]

@@ -1,8 +1,9 @@
-//! DefaultPrincipalData.
+//! DefaultPrincipalData: a serialized Kafka principal, sent by a forwarding broker in
+//! Envelope requests to the controller.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
-/// DefaultPrincipalData, a data structure.
+/// The principal a forwarded request was authenticated as.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]

@@ -1,6 +1,7 @@
-//! EndTxnMarker.
+//! EndTxnMarker: the value of a transaction commit or abort marker, a control record
+//! written to each partition of the transaction.
 
-/// EndTxnMarker, a data structure.
+/// A transaction marker's value: the epoch of the coordinator that wrote it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0")]

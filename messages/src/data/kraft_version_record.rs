@@ -1,8 +1,9 @@
-//! KRaftVersionRecord.
+//! KRaftVersionRecord: the finalized kraft.version, a control record in the KRaft
+//! log and its snapshots.
 
 use kafka_wire::UnknownTaggedFields;
 
-/// KRaftVersionRecord, a data structure.
+/// The kraft.version feature level in effect from this point of the log.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
@@ -11,8 +12,8 @@ pub struct KRaftVersionRecord {
     #[kafka(versions = "0+")]
     pub version: i16,
     /// The kraft protocol version.
-    #[kafka(versions = "0+")]
-    pub k_raft_version: i16,
+    #[kafka(versions = "0+", name = "KRaftVersion")]
+    pub kraft_version: i16,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,

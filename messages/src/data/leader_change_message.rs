@@ -1,8 +1,9 @@
-//! LeaderChangeMessage.
+//! LeaderChangeMessage: a control record a newly elected KRaft leader writes to the
+//! log, naming itself and the voters.
 
 use kafka_wire::{UnknownTaggedFields, Uuid};
 
-/// LeaderChangeMessage, a data structure.
+/// A leader election: the new leader, the voters and those that voted for it.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0-1", flexible = "0+")]
@@ -24,7 +25,7 @@ pub struct LeaderChangeMessage {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// Voter, a common struct of LeaderChangeMessage.
+/// A voter of the quorum, by replica ID and directory ID.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Voter {

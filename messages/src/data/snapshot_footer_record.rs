@@ -1,8 +1,8 @@
-//! SnapshotFooterRecord.
+//! SnapshotFooterRecord: the control record that ends a KRaft snapshot.
 
 use kafka_wire::UnknownTaggedFields;
 
-/// SnapshotFooterRecord, a data structure.
+/// The end of a snapshot.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]

@@ -1,8 +1,8 @@
-//! SnapshotHeaderRecord.
+//! SnapshotHeaderRecord: the control record that starts a KRaft snapshot.
 
 use kafka_wire::UnknownTaggedFields;
 
-/// SnapshotHeaderRecord, a data structure.
+/// The start of a snapshot, with the append time of the last record it contains.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]

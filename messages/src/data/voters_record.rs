@@ -1,8 +1,9 @@
-//! VotersRecord.
+//! VotersRecord: the set of KRaft voters with their endpoints, a control record in
+//! the KRaft log and its snapshots.
 
 use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
 
-/// VotersRecord, a data structure.
+/// The voters of the KRaft quorum from this point of the log.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
@@ -18,7 +19,7 @@ pub struct VotersRecord {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `VotersRecord.Voters`.
+/// A voter: its IDs, endpoints and supported KRaft versions.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Voter {
@@ -32,14 +33,14 @@ pub struct Voter {
     #[kafka(versions = "0+")]
     pub endpoints: Vec<Endpoint>,
     /// The range of versions of the protocol that the replica supports.
-    #[kafka(versions = "0+")]
-    pub k_raft_version_feature: KRaftVersionFeature,
+    #[kafka(versions = "0+", name = "KRaftVersionFeature")]
+    pub kraft_version_feature: KRaftVersionFeature,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// One entry of `VotersRecord.Voters[].Endpoints`.
+/// A named endpoint on which the voter can be reached.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct Endpoint {
@@ -57,7 +58,7 @@ pub struct Endpoint {
     pub unknown_tagged_fields: UnknownTaggedFields,
 }
 
-/// The value of `VotersRecord.Voters[].KRaftVersionFeature`.
+/// The range of KRaft protocol versions the voter supports.
 #[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
 #[non_exhaustive]
 pub struct KRaftVersionFeature {

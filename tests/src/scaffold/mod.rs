@@ -246,6 +246,9 @@ fn message_struct(out: &mut String, plan: &Plan<'_>, index: usize, message: &Sch
         parts.push(format!("api_key = {key}"));
     }
     parts.push(format!("kind = {}", message.kind));
+    if message.kind == "request" {
+        parts.push(format!("response = {api}Response"));
+    }
     parts.push(format!("versions = \"{}\"", message.valid_versions));
     if let Some(flexible) = &message.flexible_versions {
         if flexible.trim() != "none" {
