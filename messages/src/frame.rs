@@ -1,15 +1,21 @@
 //! Framing: `[int32 length][header][body]`, as requests and responses travel on a
 //! connection. The header version follows from the body's version: flexible bodies
-//! take the flexible header, except ApiVersions responses, which always use header v0
-//! so that a client can read them whatever version it asked for.
+//! take the flexible header, except where the [API table](crate::apis) says a
+//! response header is always v0 (ApiVersions, so that a client can read it whatever
+//! version it asked for).
+//!
+//! Typed functions (`encode_request`, `decode_request::<M>`) serve code that knows
+//! the message; the `*_any_*` functions read and write [`Request`] and [`Response`]
+//! (or any enum deriving [`RequestEnum`](derive@kafka_wire::RequestEnum)), choosing
+//! the type by the header's API key.
 
 use bytes::{BufMut, Bytes, BytesMut};
-use kafka_wire::{DecodeError, EncodeError, Message, Reader};
+use kafka_wire::{
+    DecodeError, DispatchError, EncodeError, Message, Reader, RequestEnum, ResponseEnum,
+    WithMessage,
+};
 
-use crate::{RequestHeader, ResponseHeader};
-
-/// API key of ApiVersions, whose response header is never flexible.
-const API_VERSIONS_KEY: i16 = 18;
+use crate::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
 
 /// Why a frame could not be built or read.
 #[derive(Debug, thiserror::Error)]
@@ -43,25 +49,48 @@ pub enum FrameError {
     /// The frame is larger than an int32 length can say.
     #[error("frame of {0} bytes is too large for its int32 length")]
     TooLarge(usize),
+    /// The header's API key has no message type to decode the body as.
+    #[error(transparent)]
+    Dispatch(DispatchError),
+}
+
+impl From<DispatchError> for FrameError {
+    fn from(error: DispatchError) -> Self {
+        match error {
+            DispatchError::Decode(error) => FrameError::Decode(error),
+            other => FrameError::Dispatch(other),
+        }
+    }
 }
 
 /// The request header version for a body of `M` at `version`: 2 when the body is
 /// flexible, 1 otherwise.
 pub fn request_header_version<M: Message>(version: i16) -> i16 {
-    if M::SCHEMA.is_flexible(version) {
+    request_header_version_of(&M::SCHEMA, version)
+}
+
+fn request_header_version_of(schema: &kafka_wire::schema::MessageSchema, version: i16) -> i16 {
+    if schema.is_flexible(version) {
         2
     } else {
         1
     }
 }
 
-/// The response header version for a body of `M` at `version`: 1 when the body is
-/// flexible, 0 otherwise, and always 0 for ApiVersions.
+/// The response header version for a body of `M` at `version`: a Kafka API's
+/// follows [`ApiKey::response_header_version`]; another message's is 1 when the body
+/// is flexible, 0 otherwise.
 pub fn response_header_version<M: Message>(version: i16) -> i16 {
-    if M::SCHEMA.api_key != Some(API_VERSIONS_KEY) && M::SCHEMA.is_flexible(version) {
-        1
-    } else {
-        0
+    response_header_version_of(&M::SCHEMA, version)
+}
+
+fn response_header_version_of(schema: &kafka_wire::schema::MessageSchema, version: i16) -> i16 {
+    let kafka_api = schema.api_key.and_then(|key| ApiKey::from_i16(key).ok());
+    match kafka_api {
+        Some(api) if api.response_schema().name == schema.name => {
+            api.response_header_version(version)
+        }
+        _ => i16::from(schema.is_flexible(version)),
     }
 }
 
@@ -173,5 +202,115 @@ pub fn decode_response<M: Message>(
     let mut reader = open(frame)?;
     let header = ResponseHeader::read_from(&mut reader, response_header_version::<M>(version))?;
     let body = M::read_from(&mut reader, version)?;
+    finish(&reader, (header, body))
+}
+
+/// Frames whichever request `request` holds, like [`encode_request`].
+///
+/// ```
+/// use kafka_wire_messages::{frame, ApiVersionsRequest, Request, RequestHeader};
+///
+/// let header = RequestHeader::default()
+///     .with_request_api_key(18)
+///     .with_request_api_version(3)
+///     .with_correlation_id(5);
+/// let request = Request::ApiVersions(ApiVersionsRequest::default());
+/// let bytes = frame::encode_any_request(&header, &request).unwrap();
+/// let (read_header, read) = frame::decode_any_request(&bytes).unwrap();
+/// assert_eq!((read_header, read), (header, request));
+/// ```
+pub fn encode_any_request<R: RequestEnum>(
+    header: &RequestHeader,
+    request: &R,
+) -> Result<Bytes, FrameError> {
+    struct Encode<'h>(&'h RequestHeader);
+    impl WithMessage for Encode<'_> {
+        type Output = Result<Bytes, FrameError>;
+        fn call<M: Message>(self, body: &M) -> Self::Output {
+            encode_request(self.0, body)
+        }
+    }
+    request.with_message(Encode(header))
+}
+
+/// Frames whichever response `response` holds, answering a request made at
+/// `version`, like [`encode_response`].
+pub fn encode_any_response<R: ResponseEnum>(
+    header: &ResponseHeader,
+    response: &R,
+    version: i16,
+) -> Result<Bytes, FrameError> {
+    struct Encode<'h>(&'h ResponseHeader, i16);
+    impl WithMessage for Encode<'_> {
+        type Output = Result<Bytes, FrameError>;
+        fn call<M: Message>(self, body: &M) -> Self::Output {
+            encode_response(self.0, body, self.1)
+        }
+    }
+    response.with_message(Encode(header, version))
+}
+
+/// Reads any Kafka request frame: the header's API key picks the body's type.
+pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), FrameError> {
+    decode_request_enum(frame)
+}
+
+/// Reads a request frame into the enum `R` (any enum deriving
+/// [`RequestEnum`](derive@kafka_wire::RequestEnum)): the header's API key picks the
+/// variant.
+pub fn decode_request_enum<R: RequestEnum>(
+    frame: &Bytes,
+) -> Result<(RequestHeader, R), FrameError> {
+    let mut reader = open(frame)?;
+    let mut peek = reader.clone();
+    let key = i16::from_be_bytes(peek.read_array()?);
+    let version = i16::from_be_bytes(peek.read_array()?);
+    let Some(schema) = R::schema_of(key) else {
+        return Err(FrameError::Dispatch(DispatchError::UnknownApiKey {
+            api_key: key,
+            enum_name: std::any::type_name::<R>(),
+        }));
+    };
+    let header = RequestHeader::read_from(&mut reader, request_header_version_of(schema, version))?;
+    let body = R::read_from(key, version, &mut reader)?;
+    finish(&reader, (header, body))
+}
+
+/// Reads any Kafka response frame, answering a request to `api` made at `version`.
+///
+/// ```
+/// use kafka_wire_messages::{frame, ApiKey, HeartbeatResponse, Response, ResponseHeader};
+///
+/// let header = ResponseHeader::default().with_correlation_id(5);
+/// let response = Response::Heartbeat(HeartbeatResponse::default());
+/// let bytes = frame::encode_any_response(&header, &response, 4).unwrap();
+/// let (_, read) = frame::decode_any_response(&bytes, ApiKey::Heartbeat, 4).unwrap();
+/// assert_eq!(read, response);
+/// ```
+pub fn decode_any_response(
+    frame: &Bytes,
+    api: ApiKey,
+    version: i16,
+) -> Result<(ResponseHeader, Response), FrameError> {
+    decode_response_enum(frame, api.key(), version)
+}
+
+/// Reads a response frame into the enum `R`, answering a request with `api_key`
+/// made at `version`.
+pub fn decode_response_enum<R: ResponseEnum>(
+    frame: &Bytes,
+    api_key: i16,
+    version: i16,
+) -> Result<(ResponseHeader, R), FrameError> {
+    let mut reader = open(frame)?;
+    let Some(schema) = R::schema_of(api_key) else {
+        return Err(FrameError::Dispatch(DispatchError::UnknownApiKey {
+            api_key,
+            enum_name: std::any::type_name::<R>(),
+        }));
+    };
+    let header =
+        ResponseHeader::read_from(&mut reader, response_header_version_of(schema, version))?;
+    let body = R::read_from(api_key, version, &mut reader)?;
     finish(&reader, (header, body))
 }

@@ -24,7 +24,12 @@
 //! ```
 #![forbid(unsafe_code)]
 
+#[macro_use]
+mod api_table;
 mod broker_ids;
+
+pub mod api_key;
+pub mod apis;
 pub mod frame;
 pub mod header;
 pub mod registry;
@@ -121,61 +126,9 @@ pub mod vote;
 pub mod write_share_group_state;
 pub mod write_txn_markers;
 
+pub use api_key::ApiKeyError;
+pub use apis::*;
 pub use broker_ids::BrokerIds;
 
-pub use add_offsets_to_txn::{AddOffsetsToTxnRequest, AddOffsetsToTxnResponse};
-pub use add_partitions_to_txn::{AddPartitionsToTxnRequest, AddPartitionsToTxnResponse};
-pub use alter_client_quotas::{AlterClientQuotasRequest, AlterClientQuotasResponse};
-pub use alter_configs::{AlterConfigsRequest, AlterConfigsResponse};
-pub use alter_partition_reassignments::{
-    AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsResponse,
-};
-pub use alter_replica_log_dirs::{AlterReplicaLogDirsRequest, AlterReplicaLogDirsResponse};
-pub use api_versions::{ApiVersionsRequest, ApiVersionsResponse};
-pub use create_acls::{CreateAclsRequest, CreateAclsResponse};
-pub use create_delegation_token::{CreateDelegationTokenRequest, CreateDelegationTokenResponse};
-pub use create_partitions::{CreatePartitionsRequest, CreatePartitionsResponse};
-pub use create_topics::{CreateTopicsRequest, CreateTopicsResponse};
-pub use delete_acls::{DeleteAclsRequest, DeleteAclsResponse};
-pub use delete_groups::{DeleteGroupsRequest, DeleteGroupsResponse};
-pub use delete_records::{DeleteRecordsRequest, DeleteRecordsResponse};
-pub use delete_topics::{DeleteTopicsRequest, DeleteTopicsResponse};
-pub use describe_acls::{DescribeAclsRequest, DescribeAclsResponse};
-pub use describe_client_quotas::{DescribeClientQuotasRequest, DescribeClientQuotasResponse};
-pub use describe_configs::{DescribeConfigsRequest, DescribeConfigsResponse};
-pub use describe_delegation_token::{
-    DescribeDelegationTokenRequest, DescribeDelegationTokenResponse,
-};
-pub use describe_groups::{DescribeGroupsRequest, DescribeGroupsResponse};
-pub use describe_log_dirs::{DescribeLogDirsRequest, DescribeLogDirsResponse};
-pub use elect_leaders::{ElectLeadersRequest, ElectLeadersResponse};
-pub use end_txn::{EndTxnRequest, EndTxnResponse};
-pub use expire_delegation_token::{ExpireDelegationTokenRequest, ExpireDelegationTokenResponse};
-pub use fetch::{FetchRequest, FetchResponse};
-pub use find_coordinator::{FindCoordinatorRequest, FindCoordinatorResponse};
 pub use frame::FrameError;
 pub use header::{RequestHeader, ResponseHeader};
-pub use heartbeat::{HeartbeatRequest, HeartbeatResponse};
-pub use incremental_alter_configs::{
-    IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
-};
-pub use init_producer_id::{InitProducerIdRequest, InitProducerIdResponse};
-pub use join_group::{JoinGroupRequest, JoinGroupResponse};
-pub use leave_group::{LeaveGroupRequest, LeaveGroupResponse};
-pub use list_groups::{ListGroupsRequest, ListGroupsResponse};
-pub use list_offsets::{ListOffsetsRequest, ListOffsetsResponse};
-pub use list_partition_reassignments::{
-    ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse,
-};
-pub use metadata::{MetadataRequest, MetadataResponse};
-pub use offset_commit::{OffsetCommitRequest, OffsetCommitResponse};
-pub use offset_delete::{OffsetDeleteRequest, OffsetDeleteResponse};
-pub use offset_fetch::{OffsetFetchRequest, OffsetFetchResponse};
-pub use offset_for_leader_epoch::{OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse};
-pub use produce::{ProduceRequest, ProduceResponse};
-pub use renew_delegation_token::{RenewDelegationTokenRequest, RenewDelegationTokenResponse};
-pub use sasl_authenticate::{SaslAuthenticateRequest, SaslAuthenticateResponse};
-pub use sasl_handshake::{SaslHandshakeRequest, SaslHandshakeResponse};
-pub use sync_group::{SyncGroupRequest, SyncGroupResponse};
-pub use txn_offset_commit::{TxnOffsetCommitRequest, TxnOffsetCommitResponse};
-pub use write_txn_markers::{WriteTxnMarkersRequest, WriteTxnMarkersResponse};

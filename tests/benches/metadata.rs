@@ -12,16 +12,22 @@
 //! structs. The summary also times a clone of each side's value, which makes and frees
 //! the same allocations as a decode without parsing anything.
 //!
+//! It also decodes the same bytes through the `Response` enum (the API key picks
+//! the type at run time) against decoding `MetadataResponse` directly, interleaved,
+//! and prints the overhead of dispatch.
+//!
 //! Run: `cargo bench -p kafka-wire-tests --bench metadata`.
 
 mod side_by_side;
 
 use std::hint::black_box;
 
-use kafka_wire::{KafkaString, Uuid};
+use bytes::Bytes;
+use kafka_wire::{KafkaString, MessageEnum, Uuid};
 use kafka_wire_messages::metadata::{
     MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
+use kafka_wire_messages::{ApiKey, Response};
 
 use kafka_protocol::messages::metadata_response as kp;
 use kafka_protocol::messages::{BrokerId, TopicName};
@@ -176,10 +182,23 @@ fn kafka_protocol_value() -> kp::MetadataResponse {
         )
 }
 
+/// kafka-wire's decode through the `Response` enum, the way a program that learns
+/// the API key at run time writes it.
+#[inline(never)]
+fn kw_decode_any(input: &Bytes, version: i16) -> Response {
+    Response::decode(ApiKey::Metadata.key(), version, input).expect("kafka-wire decodes")
+}
+
 fn main() {
     let fixture = Fixture::new(kafka_wire_value(), kafka_protocol_value(), VERSION);
     side_by_side::run(
-        |c| side_by_side::bench_group(c, "metadata_response_v12", &fixture, OPS),
+        |c| {
+            side_by_side::bench_group(c, "metadata_response_v12", &fixture, OPS);
+            c.bench_function(
+                "metadata_response_v12/decode/kafka-wire via Response",
+                |b| b.iter(|| kw_decode_any(black_box(&fixture.bytes), VERSION)),
+            );
+        },
         || {
             side_by_side::summary_header(&format!(
                 "MetadataResponse v{VERSION}, {BROKERS} brokers, {TOPICS} topics x {PARTITIONS} \
@@ -193,6 +212,15 @@ fn main() {
                 fixture.bytes.len(),
                 || black_box(&fixture.kw).clone(),
                 || black_box(&fixture.kp).clone(),
+            );
+            let (direct, through_enum) = side_by_side::interleaved(
+                || side_by_side::kw_decode::<MetadataResponse>(black_box(&fixture.bytes), VERSION),
+                || kw_decode_any(black_box(&fixture.bytes), VERSION),
+            );
+            println!(
+                "dispatch     kafka-wire decode direct {direct:>9.1} ns | through Response \
+                 {through_enum:>9.1} ns | overhead {:+.1}%",
+                (through_enum / direct - 1.0) * 100.0
             );
         },
     );

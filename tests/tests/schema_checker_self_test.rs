@@ -25,7 +25,7 @@ fn real(name: &str) -> String {
 }
 
 /// Writes the schemas, with `edit` applied to the one called `name` (extra files
-/// come from `add`), and returns the report's difference and pending lines.
+/// come from `add`), and returns the report's difference lines.
 fn report_with(name: &str, edit: impl FnOnce(String) -> String, add: &[(&str, &str)]) -> Lines {
     let dir = TempDir::new("checker").expect("temp folder");
     let mut edit = Some(edit);
@@ -43,7 +43,6 @@ fn report_with(name: &str, edit: impl FnOnce(String) -> String, add: &[(&str, &s
     let report = checker::check(dir.path(), &Runtime::registry());
     Lines {
         differences: report.difference_lines().into_iter().collect(),
-        pending: report.pending.iter().map(ToString::to_string).collect(),
     }
 }
 
@@ -54,7 +53,6 @@ fn write(dir: &Path, name: &str, text: &str) {
 #[derive(Debug, PartialEq)]
 struct Lines {
     differences: BTreeSet<String>,
-    pending: BTreeSet<String>,
 }
 
 fn baseline() -> Lines {
@@ -523,29 +521,22 @@ fn unknown_keys_are_reported() {
 }
 
 #[test]
-fn schema_without_struct_fails_unless_it_may_wait() {
-    let schema = |key: u32| {
+fn schema_without_struct_is_a_difference_whatever_its_key_or_kind() {
+    let request = |key: u32| {
         format!(
             "// comment\n{{ \"apiKey\": {key}, \"type\": \"request\", \"name\": \"ZzzRequest\",\n\
              \"validVersions\": \"0\", \"flexibleVersions\": \"none\", \"fields\": [] }}"
         )
     };
-    let (added, removed) = changes_adding("", |t| t, &[("ZzzRequest", &schema(49))]);
-    assert_eq!(added, ["ZzzRequest: schema without struct"]);
-    assert!(removed.is_empty());
-    let (added, removed) = changes_adding("", |t| t, &[("ZzzRequest", &schema(50))]);
-    assert!(
-        added.is_empty() && removed.is_empty(),
-        "{added:?} {removed:?}"
-    );
-    let lines = report_with("", |t| t, &[("ZzzRequest", &schema(50))]);
-    assert!(
-        lines
-            .pending
-            .contains("ZzzRequest: no struct yet (apiKey 50)"),
-        "{:?}",
-        lines.pending
-    );
+    for key in [49, 50, 94] {
+        let (added, removed) = changes_adding("", |t| t, &[("ZzzRequest", &request(key))]);
+        assert_eq!(added, ["ZzzRequest: schema without struct"], "apiKey {key}");
+        assert!(removed.is_empty());
+    }
+    let data = "{ \"type\": \"data\", \"name\": \"ZzzRecord\", \"validVersions\": \"0\",\n\
+                \"flexibleVersions\": \"none\", \"fields\": [] }";
+    let (added, _) = changes_adding("", |t| t, &[("ZzzRecord", data)]);
+    assert_eq!(added, ["ZzzRecord: schema without struct"]);
 }
 
 #[test]

@@ -23,9 +23,6 @@ pub use load::{
 };
 pub use report::{Line, Report};
 
-/// API keys from this one on may have no struct yet: they are listed as pending.
-pub const FIRST_PENDING_API_KEY: i64 = 50;
-
 /// What the checker compares the schemas with.
 #[derive(Debug, Clone)]
 pub struct Runtime {
@@ -100,13 +97,6 @@ pub fn check(dir: &Path, runtime: &Runtime) -> Report {
         }
         match registered {
             Some(message) => compare::message(&mut report, schema, message),
-            None if may_wait(schema) => {
-                let why = match schema.api_key {
-                    Some(key) => format!("no struct yet (apiKey {key})"),
-                    None => format!("no struct yet ({} schema)", schema.kind),
-                };
-                report.pend(&schema.name, why);
-            }
             None => report.differ(&schema.name, "schema without struct"),
         }
     }
@@ -127,14 +117,6 @@ pub fn check(dir: &Path, runtime: &Runtime) -> Report {
         }
     }
     report
-}
-
-/// Schemas allowed to have no struct for now: newer APIs and data structures.
-fn may_wait(schema: &SchemaMessage) -> bool {
-    schema.kind == "data"
-        || schema
-            .api_key
-            .is_some_and(|key| key >= FIRST_PENDING_API_KEY)
 }
 
 /// A retired schema must be listed in `RETIRED_API_KEYS` under its API name, and

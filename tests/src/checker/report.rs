@@ -1,4 +1,4 @@
-//! The outcome of a check: every difference and every pending schema, one line each.
+//! The outcome of a check: every difference, one line each.
 
 use std::fmt;
 
@@ -24,24 +24,15 @@ pub struct Report {
     pub schemas: usize,
     /// Fields compared (present in both the schema and the struct).
     pub fields: usize,
-    /// Differences between schemas and structs: each fails the check.
+    /// Differences between schemas and structs (a schema without a struct, or a
+    /// struct without a schema, among them): each fails the check.
     pub differences: Vec<Line>,
-    /// Schemas that have no struct yet and are allowed to wait.
-    pub pending: Vec<Line>,
 }
 
 impl Report {
     /// Records a difference at `path`.
     pub fn differ(&mut self, path: &str, text: impl Into<String>) {
         self.differences.push(Line {
-            path: path.to_owned(),
-            text: text.into(),
-        });
-    }
-
-    /// Records that the schema at `path` is pending.
-    pub fn pend(&mut self, path: &str, text: impl Into<String>) {
-        self.pending.push(Line {
             path: path.to_owned(),
             text: text.into(),
         });
@@ -68,22 +59,20 @@ impl Report {
         self.differences.iter().map(Line::to_string).collect()
     }
 
-    /// The closing line: `checked N schemas, M fields: K differences, P pending`.
+    /// The closing line: `checked N schemas, M fields: K differences`.
     pub fn summary(&self) -> String {
         format!(
-            "checked {} schemas, {} fields: {} differences, {} pending",
+            "checked {} schemas, {} fields: {} differences",
             self.schemas,
             self.fields,
             self.differences.len(),
-            self.pending.len()
         )
     }
 }
 
-/// Pending lines first, then differences (so they end up near the summary), then
-/// the summary.
+/// The differences, then the summary.
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::outcome::write(f, &self.pending, &self.differences, &self.summary())
+        crate::outcome::write(f, &[] as &[Line], &self.differences, &self.summary())
     }
 }
