@@ -2,6 +2,7 @@
 
 use bytes::{BufMut, Bytes};
 
+use crate::schema::MessageSchema;
 use crate::wire::{Cx, Sizes};
 use crate::{EncodeError, EncodeErrorKind, Message};
 
@@ -90,8 +91,13 @@ impl<'a, M: Message> Encoder<'a, M> {
 }
 
 /// The context of a message at `version`, if the message has that version.
+#[inline]
 pub(crate) fn cx_of<M: Message>(version: i16) -> Result<Cx, EncodeError> {
-    let schema = &M::SCHEMA;
+    cx_for(&M::SCHEMA, version)
+}
+
+/// Not generic: one copy for every message.
+fn cx_for(schema: &'static MessageSchema, version: i16) -> Result<Cx, EncodeError> {
     if !schema.valid_versions.contains(version) {
         return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion {
             version,

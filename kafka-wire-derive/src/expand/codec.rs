@@ -118,27 +118,48 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 let this = self;
                 #( <#tys as #p::FieldRules>::read_field(&mut this.#idents, reader, &FIELDS[#index], cx)?; )*
                 if cx.flexible {
-                    #unknown_mut
-                    #p::read_tagged_section(reader, unknown, |tag, reader| match tag {
-                        #( #t_tags => <#t_tys as #p::FieldRules>::read_tagged(&mut this.#t_idents, reader, &FIELDS[#tagged], cx), )*
-                        _ => ::core::result::Result::Ok(false),
-                    })?;
+                    #p::read_tagged_section(reader, this, cx)?;
                 }
                 ::core::result::Result::Ok(())
+            }
+        }
+
+        // Reached through a `dyn` from the one tagged-section loop in the runtime.
+        impl #p::ReadTagged for #ident {
+            #[allow(unused_variables)]
+            fn read_tag(&mut self, tag: u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<bool, #p::DecodeError> {
+                let this = self;
+                match tag {
+                    #( #t_tags => <#t_tys as #p::FieldRules>::read_tagged(&mut this.#t_idents, reader, &FIELDS[#tagged], cx), )*
+                    _ => ::core::result::Result::Ok(false),
+                }
+            }
+
+            fn unknown_tags(&mut self) -> ::core::option::Option<&mut #p::UnknownTaggedFields> {
+                let this = self;
+                #unknown_mut
+                unknown
             }
         }
     }
 }
 
 /// The `Nullable` impl: a nullable struct is a one-byte marker, then the struct.
+/// Inline, so that a struct never nullable costs no code (`read_nullable` would
+/// otherwise be compiled for every struct, with its whole decode inside).
 pub fn nullable_impl(ident: &Ident) -> TokenStream {
     let p = quote!(::kafka_wire::__private);
     quote! {
         impl #p::Nullable for #ident {
+            #[inline]
             fn null_size(_cx: #p::Cx) -> usize { 1 }
+            #[inline]
             fn write_null<B: #p::BufMut>(buf: &mut B, _cx: #p::Cx) { #p::write_struct_null(buf) }
+            #[inline]
             fn present_marker_size() -> usize { 1 }
+            #[inline]
             fn write_present_marker<B: #p::BufMut>(buf: &mut B) { #p::write_struct_present(buf) }
+            #[inline]
             fn read_nullable(reader: &mut #p::Reader<'_>, cx: #p::Cx)
                 -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
                 #p::read_nullable_struct(reader, cx)

@@ -91,6 +91,19 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Consumes the next byte if it is zero (an empty count or tagged section) and
+    /// says whether it did.
+    #[inline(always)]
+    pub fn take_zero(&mut self) -> bool {
+        match self.rest.split_first() {
+            Some((0, rest)) => {
+                self.rest = rest;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Checks that the input is used up: leftover bytes after a whole message (or
     /// frame) are an error, not something to ignore.
     pub fn expect_end(&self) -> Result<(), DecodeError> {

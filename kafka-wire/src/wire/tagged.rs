@@ -324,15 +324,40 @@ impl<'u> TaggedWriter<'u> {
     }
 }
 
-/// Reads a tagged section. `known` reads a known tag's value and returns `true`, or
-/// returns `false` without reading for a tag it does not know, which is kept in
-/// `unknown`. Tags must strictly ascend, as Kafka writes them: anything else is
-/// refused, so what decodes can be encoded again, and in linear time.
-#[inline]
+/// What a derived struct tells the tagged-section reader: how to read each of its
+/// known tags, and where to keep the others.
+pub trait ReadTagged {
+    /// Reads the value of `tag` if it is a known field's and returns `true`, or
+    /// returns `false` without reading for a tag the struct does not know.
+    fn read_tag(&mut self, tag: u32, reader: &mut Reader<'_>, cx: Cx) -> Result<bool, DecodeError>;
+    /// Where unknown tags are kept; `None` refuses them.
+    fn unknown_tags(&mut self) -> Option<&mut UnknownTaggedFields>;
+}
+
+/// Reads a tagged section into `target`. Tags must strictly ascend, as Kafka writes
+/// them: anything else is refused, so what decodes can be encoded again, and in
+/// linear time.
+///
+/// Only the empty section, by far the most common, is read inline; the loop over
+/// entries is one function for every struct, reaching the struct through a `dyn`,
+/// so that each derived struct adds its tag `match` and nothing more to a build.
+#[inline(always)]
 pub fn read_tagged_section(
     reader: &mut Reader<'_>,
-    mut unknown: Option<&mut UnknownTaggedFields>,
-    mut known: impl FnMut(u32, &mut Reader<'_>) -> Result<bool, DecodeError>,
+    target: &mut dyn ReadTagged,
+    cx: Cx,
+) -> Result<(), DecodeError> {
+    if reader.take_zero() {
+        return Ok(());
+    }
+    read_tagged_entries(reader, target, cx)
+}
+
+#[inline(never)]
+fn read_tagged_entries(
+    reader: &mut Reader<'_>,
+    target: &mut dyn ReadTagged,
+    cx: Cx,
 ) -> Result<(), DecodeError> {
     let count = reader.read_unsigned_varint()?;
     let mut previous: Option<u32> = None;
@@ -349,7 +374,7 @@ pub fn read_tagged_section(
         previous = Some(tag);
         let size = reader.read_unsigned_varint()? as usize;
         let start = reader.position();
-        let (handled, used) = reader.limited(size, |r| known(tag, r))?;
+        let (handled, used) = reader.limited(size, |r| target.read_tag(tag, r, cx))?;
         if handled {
             if used != size {
                 return Err(DecodeError::new(
@@ -363,7 +388,7 @@ pub fn read_tagged_section(
             }
             continue;
         }
-        let Some(keep) = unknown.as_deref_mut() else {
+        let Some(keep) = target.unknown_tags() else {
             return Err(reader.error(DecodeErrorKind::UnknownTagNotKept(tag)));
         };
         keep.push_ascending(tag, reader.read_bytes(size)?);
