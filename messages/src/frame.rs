@@ -107,14 +107,32 @@ fn frame<H: Message, M: Message>(
     body: &M,
     version: i16,
 ) -> Result<Bytes, FrameError> {
-    let header = header.encoder(header_version)?;
     let body = body.encoder(version)?;
-    let len = header.len() + body.len();
+    let body_len = body.len();
+    let mut body = Some(body);
+    let mut write_body = |buf: &mut BytesMut| match body.take() {
+        Some(body) => body.write_into(buf),
+        None => Ok(()),
+    };
+    frame_around(header, header_version, body_len, &mut write_body)
+}
+
+/// Everything of a frame but the body's own encoding: one copy per header type
+/// rather than one per message, which a build of every API's frames pays for.
+#[inline(never)]
+fn frame_around<H: Message>(
+    header: &H,
+    header_version: i16,
+    body_len: usize,
+    write_body: &mut dyn FnMut(&mut BytesMut) -> Result<(), EncodeError>,
+) -> Result<Bytes, FrameError> {
+    let header = header.encoder(header_version)?;
+    let len = header.len() + body_len;
     let prefix = i32::try_from(len).map_err(|_| FrameError::TooLarge(len))?;
     let mut buf = BytesMut::with_capacity(4 + len);
     buf.put_i32(prefix);
     header.write_into(&mut buf)?;
-    body.write_into(&mut buf)?;
+    write_body(&mut buf)?;
     Ok(buf.freeze())
 }
 
@@ -251,6 +269,7 @@ pub fn encode_any_response<R: ResponseEnum>(
 }
 
 /// Reads any Kafka request frame: the header's API key picks the body's type.
+#[inline]
 pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), FrameError> {
     decode_request_enum(frame)
 }
@@ -258,6 +277,7 @@ pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), Fra
 /// Reads a request frame into the enum `R` (any enum deriving
 /// [`RequestEnum`](derive@kafka_wire::RequestEnum)): the header's API key picks the
 /// variant.
+#[inline]
 pub fn decode_request_enum<R: RequestEnum>(
     frame: &Bytes,
 ) -> Result<(RequestHeader, R), FrameError> {
@@ -287,6 +307,7 @@ pub fn decode_request_enum<R: RequestEnum>(
 /// let (_, read) = frame::decode_any_response(&bytes, ApiKey::Heartbeat, 4).unwrap();
 /// assert_eq!(read, response);
 /// ```
+#[inline]
 pub fn decode_any_response(
     frame: &Bytes,
     api: ApiKey,
@@ -297,6 +318,7 @@ pub fn decode_any_response(
 
 /// Reads a response frame into the enum `R`, answering a request with `api_key`
 /// made at `version`.
+#[inline]
 pub fn decode_response_enum<R: ResponseEnum>(
     frame: &Bytes,
     api_key: i16,

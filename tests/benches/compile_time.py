@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
 """Compile time of kafka-wire-messages against kafka-protocol 0.18, in one run.
 
-Builds, each into its own empty target folder so nothing is shared or cached:
+Each library is built, clean, into its own empty target folder, as a dependency of
+a small scratch crate (the "user") that reads and writes every request and response
+through the library's dispatch enums, the way a broker or proxy does:
 
-  1. kafka-wire-messages (this workspace), clean;
-  2. kafka-protocol 0.18 with every message (features client + broker, and
-     messages_enums, its request/response enums), clean, from a scratch crate;
-  3. kafka-wire-messages again after touching one message file.
+  - kafka-wire-messages: frame::decode_any_request / decode_any_response /
+    encode_any_request / encode_any_response;
+  - kafka-protocol 0.18 with every message (features client + broker) and its
+    enums (messages_enums): RequestKind / ResponseKind decode and encode.
 
-for the profile given (release by default, or `--profile dev`), and prints the
-wall time of each build and the time of the message crate's own unit from
-`cargo build --timings` (what the crate costs above its dependencies).
+Then one message file of kafka-wire-messages is edited (a comment appended, and
+removed again afterwards) and the user crate is rebuilt.
 
-Usage: python3 tests/benches/compile_time.py [--profile release|dev] [--touch FILE]
+For each build it prints the wall time and, from `cargo build --timings`, the time
+of the library's own unit and of the user crate's unit. kafka-wire's decoders are
+generic or inline, so they are compiled where they are used: in the user crate.
+kafka-protocol compiles all of its code in its own unit.
+
+Usage: python3 tests/benches/compile_time.py [--profile release|dev] [--edit FILE]
 """
 
 import argparse
@@ -27,69 +33,131 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-KAFKA_PROTOCOL = '"=0.18.0"'
+
+KW_USER = """\
+use kafka_wire::bytes::Bytes;
+use kafka_wire_messages::frame::{self, FrameError};
+use kafka_wire_messages::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
+
+pub fn read_request(frame: &Bytes) -> Result<(RequestHeader, Request), FrameError> {
+    frame::decode_any_request(frame)
+}
+
+pub fn read_response(
+    frame: &Bytes,
+    api: ApiKey,
+    version: i16,
+) -> Result<(ResponseHeader, Response), FrameError> {
+    frame::decode_any_response(frame, api, version)
+}
+
+pub fn write_request(header: &RequestHeader, request: &Request) -> Result<Bytes, FrameError> {
+    frame::encode_any_request(header, request)
+}
+
+pub fn write_response(
+    header: &ResponseHeader,
+    response: &Response,
+    version: i16,
+) -> Result<Bytes, FrameError> {
+    frame::encode_any_response(header, response, version)
+}
+"""
+
+KP_USER = """\
+use bytes::{Bytes, BytesMut};
+use kafka_protocol::messages::{ApiKey, RequestKind, ResponseKind};
+
+pub fn read_request(api: ApiKey, body: &mut Bytes, version: i16) -> anyhow::Result<RequestKind> {
+    RequestKind::decode(api, body, version)
+}
+
+pub fn read_response(api: ApiKey, body: &mut Bytes, version: i16) -> anyhow::Result<ResponseKind> {
+    ResponseKind::decode(api, body, version)
+}
+
+pub fn write_request(request: &RequestKind, out: &mut BytesMut, version: i16) -> anyhow::Result<()> {
+    request.encode(out, version)
+}
+
+pub fn write_response(response: &ResponseKind, out: &mut BytesMut, version: i16) -> anyhow::Result<()> {
+    response.encode(out, version)
+}
+"""
 
 
-def build(cwd, target, profile, package=None):
-    """Runs one cargo build with timings; returns (wall seconds, unit seconds by crate)."""
-    args = ["cargo", "build", "--timings", "--profile", profile]
-    if package:
-        args += ["-p", package]
+def scratch_crate(folder, dependencies, source):
+    (folder / "src").mkdir(parents=True)
+    (folder / "src" / "lib.rs").write_text(source)
+    (folder / "Cargo.toml").write_text(
+        "[package]\nname = \"user\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
+        "publish = false\n\n[workspace]\n\n[dependencies]\n" + dependencies
+    )
+
+
+def build(crate, target, profile):
+    """One cargo build with timings: (wall seconds, unit seconds by crate name)."""
     env = dict(os.environ, CARGO_TARGET_DIR=str(target))
     start = time.monotonic()
-    subprocess.run(args, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["cargo", "build", "--timings", "--profile", profile],
+        cwd=crate, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
     wall = time.monotonic() - start
-    return wall, unit_times(target)
-
-
-def unit_times(target):
-    """Seconds per crate unit, from the newest cargo-timing report."""
     reports = sorted((target / "cargo-timings").glob("cargo-timing-*.html"))
     html = reports[-1].read_text()
-    match = re.search(r"const UNIT_DATA = (\[.*?\]);\n", html, re.S)
-    units = json.loads(match.group(1))
+    units = json.loads(re.search(r"const UNIT_DATA = (\[.*?\]);\n", html, re.S).group(1))
     # Library units only: build scripts and their runs are separate units.
-    return {u["name"]: u["duration"] for u in units if not u["target"].strip()}
+    return wall, {u["name"]: u["duration"] for u in units if not u["target"].strip()}
 
 
-def kafka_protocol_crate(folder):
-    (folder / "src").mkdir(parents=True)
-    (folder / "src" / "lib.rs").write_text("pub use kafka_protocol;\n")
-    (folder / "Cargo.toml").write_text(
-        "[package]\nname = \"kp-compile-time\"\nversion = \"0.0.0\"\nedition = \"2021\"\n"
-        "publish = false\n\n[workspace]\n\n[dependencies]\n"
-        f"kafka-protocol = {{ version = {KAFKA_PROTOCOL}, default-features = false, "
-        "features = [\"client\", \"broker\", \"messages_enums\"] }\n"
-    )
+def line(label, wall, units, library):
+    lib = units.get(library, 0.0)
+    user = units.get("user", 0.0)
+    print(f"{label:<38} wall {wall:6.1f} s | {library} unit {lib:6.1f} s | user unit {user:5.1f} s")
+    return lib, user
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--profile", default="release")
-    parser.add_argument("--touch", default="messages/src/heartbeat.rs")
+    parser.add_argument("--edit", default="messages/src/heartbeat.rs")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="compile-time-"))
+    edited = ROOT / args.edit
+    original = edited.read_text()
     try:
-        kw_target = scratch / "kw-target"
-        kw_wall, kw_units = build(ROOT, kw_target, args.profile, "kafka-wire-messages")
-        kp_crate = scratch / "kp"
-        kafka_protocol_crate(kp_crate)
-        kp_wall, kp_units = build(kp_crate, scratch / "kp-target", args.profile)
-        touched = ROOT / args.touch
-        os.utime(touched)
-        re_wall, re_units = build(ROOT, kw_target, args.profile, "kafka-wire-messages")
+        kw = scratch / "kw"
+        scratch_crate(
+            kw,
+            f"kafka-wire = {{ path = \"{ROOT / 'kafka-wire'}\" }}\n"
+            f"kafka-wire-messages = {{ path = \"{ROOT / 'messages'}\" }}\n",
+            KW_USER,
+        )
+        kp = scratch / "kp"
+        scratch_crate(
+            kp,
+            "anyhow = \"1\"\nbytes = \"1\"\n"
+            "kafka-protocol = { version = \"=0.18.0\", default-features = false, "
+            "features = [\"client\", \"broker\", \"messages_enums\"] }\n",
+            KP_USER,
+        )
+        kw_clean = build(kw, scratch / "kw-target", args.profile)
+        kp_clean = build(kp, scratch / "kp-target", args.profile)
+        edited.write_text(original + "\n// edited by compile_time.py\n")
+        kw_edit = build(kw, scratch / "kw-target", args.profile)
     finally:
+        edited.write_text(original)
         shutil.rmtree(scratch, ignore_errors=True)
-    kw_unit = kw_units.get("kafka-wire-messages")
-    kp_unit = kp_units.get("kafka-protocol")
-    re_unit = re_units.get("kafka-wire-messages")
     print(f"profile {args.profile}, {os.cpu_count()} cores")
-    print(f"kafka-wire-messages clean    wall {kw_wall:6.1f} s | crate unit {kw_unit:6.1f} s")
-    print(f"kafka-protocol 0.18 clean    wall {kp_wall:6.1f} s | crate unit {kp_unit:6.1f} s")
-    print(f"after touching {args.touch}  wall {re_wall:6.1f} s | crate unit {re_unit:6.1f} s")
-    print(f"clean, crate unit: kafka-wire / kafka-protocol = {kw_unit / kp_unit:.2f}")
-    print(f"rebuild / clean (wall): {re_wall / kw_wall:.2f}")
+    kw_lib, kw_user = line("kafka-wire-messages, clean", *kw_clean, "kafka-wire-messages")
+    kp_lib, kp_user = line("kafka-protocol 0.18, clean", *kp_clean, "kafka-protocol")
+    line(f"after editing {args.edit}", *kw_edit, "kafka-wire-messages")
+    print(f"library unit, kafka-wire / kafka-protocol:           {kw_lib / kp_lib:.2f}")
+    print(f"library + user units, kafka-wire / kafka-protocol:   "
+          f"{(kw_lib + kw_user) / (kp_lib + kp_user):.2f}")
+    print(f"clean wall, kafka-wire / kafka-protocol:             {kw_clean[0] / kp_clean[0]:.2f}")
+    print(f"rebuild after the edit / clean (wall):               {kw_edit[0] / kw_clean[0]:.2f}")
 
 
 if __name__ == "__main__":
