@@ -109,29 +109,26 @@ fn every_response_frame_is_read_by_its_key_and_written_back_byte_for_byte() {
     assert_eq!(frames, expected_frames());
 }
 
+/// A body with every field set, written from the runtime schema.
+fn filled(schema: &kafka_wire::schema::MessageSchema, version: i16) -> Bytes {
+    let mut choices = Populated {
+        nulls: Nulls::Filled,
+    };
+    Bytes::from(write(schema, version, &mut choices))
+}
+
 #[test]
-fn enum_decoding_agrees_with_decoding_the_type() {
+fn enums_decode_size_and_encode_every_api_at_its_latest_version() {
     for &api in ApiKey::ALL {
         let version = api.valid_versions().max().unwrap();
-        let body = Bytes::from(write(
-            api.request_schema(),
-            version,
-            &mut Populated {
-                nulls: Nulls::Filled,
-            },
-        ));
+        let body = filled(api.request_schema(), version);
         let request = Request::decode(api.key(), version, &body).unwrap();
         assert_eq!(request.encode(version).unwrap(), body, "{api}");
         assert_eq!(request.encoded_size(version).unwrap(), body.len(), "{api}");
-        let body = Bytes::from(write(
-            api.response_schema(),
-            version,
-            &mut Populated {
-                nulls: Nulls::Filled,
-            },
-        ));
+        let body = filled(api.response_schema(), version);
         let response = Response::decode(api.key(), version, &body).unwrap();
         assert_eq!(response.encode(version).unwrap(), body, "{api}");
+        assert_eq!(response.encoded_size(version).unwrap(), body.len(), "{api}");
     }
 }
 
