@@ -1,9 +1,10 @@
 //! Every message this crate defines, listed once, for code that is generic over
-//! messages: visit them all, or find one's schema by name.
+//! messages: visit them all, or find a schema by name, or by API key and kind. The
+//! APIs come from the API table (`apis.rs`); headers and `data` schemas are listed here.
 
 use std::fmt::Debug;
 
-use kafka_wire::schema::MessageSchema;
+use kafka_wire::schema::{MessageKind, MessageSchema};
 use kafka_wire::Message;
 
 /// API keys whose messages Kafka removed (`"validVersions": "none"`), with the API's
@@ -83,4 +84,24 @@ pub fn schemas() -> Vec<&'static MessageSchema> {
 /// defines it.
 pub fn by_name(name: &str) -> Option<&'static MessageSchema> {
     schemas().into_iter().find(|schema| schema.name == name)
+}
+
+/// The schema of the request or response (`kind`) of the API with `api_key`, if it
+/// is a live Kafka API.
+///
+/// ```
+/// use kafka_wire::schema::MessageKind;
+/// use kafka_wire_messages::registry;
+///
+/// let schema = registry::by_key(3, MessageKind::Response).unwrap();
+/// assert_eq!(schema.name, "MetadataResponse");
+/// assert!(registry::by_key(5, MessageKind::Request).is_none()); // retired
+/// ```
+pub fn by_key(api_key: i16, kind: MessageKind) -> Option<&'static MessageSchema> {
+    let api = crate::ApiKey::from_i16(api_key).ok()?;
+    match kind {
+        MessageKind::Request => Some(api.request_schema()),
+        MessageKind::Response => Some(api.response_schema()),
+        _ => None,
+    }
 }
