@@ -163,21 +163,6 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             }
 
             #[inline]
-            fn decode(
-                api_key: i16,
-                version: i16,
-                input: &#p::Bytes,
-            ) -> ::core::result::Result<Self, #p::DispatchError> {
-                #key_consts
-                match api_key {
-                    #(#keys => ::core::result::Result::Ok(Self::#names(
-                        <#types as #p::Message>::decode(input, version)?,
-                    )),)*
-                    _ => #unknown,
-                }
-            }
-
-            #[inline]
             fn read_from(
                 api_key: i16,
                 version: i16,

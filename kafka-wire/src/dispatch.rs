@@ -115,7 +115,15 @@ pub trait MessageEnum: Sized {
 
     /// Decodes the message with `api_key` at `version`; every byte of `input` must
     /// belong to it.
-    fn decode(api_key: i16, version: i16, input: &Bytes) -> Result<Self, DispatchError>;
+    #[inline]
+    fn decode(api_key: i16, version: i16, input: &Bytes) -> Result<Self, DispatchError> {
+        let mut reader = Reader::new(input);
+        let message = Self::read_from(api_key, version, &mut reader)?;
+        match reader.expect_end() {
+            Ok(()) => Ok(message),
+            Err(trailing) => Err(trailing.within(message.schema().name).into()),
+        }
+    }
 
     /// Reads the message with `api_key` at `version` from `reader`, leaving what
     /// follows it.
