@@ -115,11 +115,7 @@ impl ApiKey {
     /// The header version of a request at `version`: 2 when the body is flexible,
     /// 1 otherwise (header v0 belonged only to the retired ControlledShutdown v0).
     pub const fn request_header_version(self, version: i16) -> i16 {
-        if self.request_schema().is_flexible(version) {
-            2
-        } else {
-            1
-        }
+        crate::header::request_version_for(self.request_schema(), version)
     }
 
     /// The versions a server advertises for this API: every valid version except

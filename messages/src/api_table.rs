@@ -86,11 +86,7 @@ macro_rules! api_table {
                 let always_v0 = match self {
                     $(ApiKey::$api => api_table!(@always_v0 $($rule)?),)*
                 };
-                if !always_v0 && self.request_schema().is_flexible(version) {
-                    1
-                } else {
-                    0
-                }
+                $crate::header::response_version_for(self.request_schema(), version, always_v0)
             }
         }
 

@@ -10,11 +10,13 @@
 //! the type by the header's API key.
 
 use bytes::{BufMut, Bytes, BytesMut};
+use kafka_wire::schema::MessageSchema;
 use kafka_wire::{
     DecodeError, DispatchError, EncodeError, Message, Reader, RequestEnum, ResponseEnum,
     WithMessage,
 };
 
+use crate::header;
 use crate::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
 
 /// Why a frame could not be built or read.
@@ -66,15 +68,7 @@ impl From<DispatchError> for FrameError {
 /// The request header version for a body of `M` at `version`: 2 when the body is
 /// flexible, 1 otherwise.
 pub fn request_header_version<M: Message>(version: i16) -> i16 {
-    request_header_version_of(&M::SCHEMA, version)
-}
-
-fn request_header_version_of(schema: &kafka_wire::schema::MessageSchema, version: i16) -> i16 {
-    if schema.is_flexible(version) {
-        2
-    } else {
-        1
-    }
+    header::request_version_for(&M::SCHEMA, version)
 }
 
 /// The response header version for a body of `M` at `version`: a Kafka API's
@@ -84,13 +78,13 @@ pub fn response_header_version<M: Message>(version: i16) -> i16 {
     response_header_version_of(&M::SCHEMA, version)
 }
 
-fn response_header_version_of(schema: &kafka_wire::schema::MessageSchema, version: i16) -> i16 {
+fn response_header_version_of(schema: &MessageSchema, version: i16) -> i16 {
     let kafka_api = schema.api_key.and_then(|key| ApiKey::from_i16(key).ok());
     match kafka_api {
         Some(api) if api.response_schema().name == schema.name => {
             api.response_header_version(version)
         }
-        _ => i16::from(schema.is_flexible(version)),
+        _ => header::response_version_for(schema, version, false),
     }
 }
 
@@ -188,6 +182,22 @@ fn open(frame: &Bytes) -> Result<Reader<'_>, FrameError> {
     Ok(reader)
 }
 
+/// The API key and version that lead every request header version, read without
+/// moving `reader`, so that they can pick the header version.
+fn peek_key_and_version(reader: &Reader<'_>) -> Result<(i16, i16), FrameError> {
+    let mut peek = reader.clone();
+    let key = i16::from_be_bytes(peek.read_array()?);
+    let version = i16::from_be_bytes(peek.read_array()?);
+    Ok((key, version))
+}
+
+fn unknown_key<R>(api_key: i16) -> FrameError {
+    FrameError::Dispatch(DispatchError::UnknownApiKey {
+        api_key,
+        enum_name: std::any::type_name::<R>(),
+    })
+}
+
 fn finish<T>(reader: &Reader<'_>, value: T) -> Result<T, FrameError> {
     reader.expect_end()?;
     Ok(value)
@@ -196,10 +206,7 @@ fn finish<T>(reader: &Reader<'_>, value: T) -> Result<T, FrameError> {
 /// Reads a framed request whose body is an `M`; the header says which version.
 pub fn decode_request<M: Message>(frame: &Bytes) -> Result<(RequestHeader, M), FrameError> {
     let mut reader = open(frame)?;
-    // The key and version lead every header version, so peek them to pick the header.
-    let mut peek = reader.clone();
-    let key = i16::from_be_bytes(peek.read_array()?);
-    let version = i16::from_be_bytes(peek.read_array()?);
+    let (key, version) = peek_key_and_version(&reader)?;
     let expected = api_key_of::<M>()?;
     if key != expected {
         return Err(FrameError::ApiKeyMismatch {
@@ -282,16 +289,10 @@ pub fn decode_request_enum<R: RequestEnum>(
     frame: &Bytes,
 ) -> Result<(RequestHeader, R), FrameError> {
     let mut reader = open(frame)?;
-    let mut peek = reader.clone();
-    let key = i16::from_be_bytes(peek.read_array()?);
-    let version = i16::from_be_bytes(peek.read_array()?);
-    let Some(schema) = R::schema_of(key) else {
-        return Err(FrameError::Dispatch(DispatchError::UnknownApiKey {
-            api_key: key,
-            enum_name: std::any::type_name::<R>(),
-        }));
-    };
-    let header = RequestHeader::read_from(&mut reader, request_header_version_of(schema, version))?;
+    let (key, version) = peek_key_and_version(&reader)?;
+    let schema = R::schema_of(key).ok_or_else(|| unknown_key::<R>(key))?;
+    let header =
+        RequestHeader::read_from(&mut reader, header::request_version_for(schema, version))?;
     let body = R::read_from(key, version, &mut reader)?;
     finish(&reader, (header, body))
 }
@@ -325,12 +326,7 @@ pub fn decode_response_enum<R: ResponseEnum>(
     version: i16,
 ) -> Result<(ResponseHeader, R), FrameError> {
     let mut reader = open(frame)?;
-    let Some(schema) = R::schema_of(api_key) else {
-        return Err(FrameError::Dispatch(DispatchError::UnknownApiKey {
-            api_key,
-            enum_name: std::any::type_name::<R>(),
-        }));
-    };
+    let schema = R::schema_of(api_key).ok_or_else(|| unknown_key::<R>(api_key))?;
     let header =
         ResponseHeader::read_from(&mut reader, response_header_version_of(schema, version))?;
     let body = R::read_from(api_key, version, &mut reader)?;

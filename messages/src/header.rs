@@ -1,5 +1,6 @@
 //! Request and response headers.
 
+use kafka_wire::schema::MessageSchema;
 use kafka_wire::{KafkaString, UnknownTaggedFields};
 
 /// The header that starts every request.
@@ -57,4 +58,30 @@ pub struct ResponseHeader {
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,
+}
+
+/// The request header version for a body of `schema` at `version`: 2 when the body
+/// is flexible, 1 otherwise (header v0 belonged only to the retired
+/// ControlledShutdown v0). The one place this rule is written.
+pub(crate) const fn request_version_for(schema: &MessageSchema, version: i16) -> i16 {
+    if schema.is_flexible(version) {
+        2
+    } else {
+        1
+    }
+}
+
+/// The response header version for a body of `schema` at `version`: 1 when the body
+/// is flexible, 0 otherwise, and 0 always when `always_v0` (ApiVersions, from the API
+/// table). The one place this rule is written.
+pub(crate) const fn response_version_for(
+    schema: &MessageSchema,
+    version: i16,
+    always_v0: bool,
+) -> i16 {
+    if !always_v0 && schema.is_flexible(version) {
+        1
+    } else {
+        0
+    }
 }
