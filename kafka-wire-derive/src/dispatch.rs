@@ -148,14 +148,6 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
                 &[#(&<#types as #p::Message>::SCHEMA),*];
 
             #[inline]
-            fn api_key(&self) -> i16 {
-                #key_consts
-                match self {
-                    #(Self::#names(_) => #keys,)*
-                }
-            }
-
-            #[inline]
             fn schema(&self) -> &'static #p::MessageSchema {
                 match self {
                     #(Self::#names(_) => &<#types as #p::Message>::SCHEMA,)*

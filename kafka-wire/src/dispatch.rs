@@ -108,7 +108,11 @@ pub trait MessageEnum: Sized {
     const SCHEMAS: &'static [&'static MessageSchema];
 
     /// The API key of the message held.
-    fn api_key(&self) -> i16;
+    #[inline]
+    fn api_key(&self) -> i16 {
+        // Every variant's type has a key: the derive checks it at compile time.
+        api_key_of(self.schema())
+    }
 
     /// The schema of the message held.
     fn schema(&self) -> &'static MessageSchema;
