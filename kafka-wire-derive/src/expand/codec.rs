@@ -102,6 +102,10 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
 
+            // Inline: an array builds each element from this where it will live, and a
+            // value returned from an out-of-line call is copied with loads that stall
+            // on the stores that just wrote it.
+            #[inline]
             fn schema_default() -> Self {
                 <Self as ::core::default::Default>::default()
             }

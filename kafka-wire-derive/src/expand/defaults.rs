@@ -71,6 +71,7 @@ pub fn default_impl(container: &Container) -> TokenStream {
         .map(|u| quote!(#u: ::core::default::Default::default(),));
     quote! {
         impl ::core::default::Default for #ident {
+            #[inline]
             fn default() -> Self {
                 Self { #(#idents: #defaults(),)* #unknown }
             }

@@ -44,7 +44,10 @@ impl<T: Wire> Elements for Vec<T> {
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
         // Built where it will live: a struct element is not copied out of a `Result`
         // and then again into the array.
-        self.push(T::schema_default());
+        // Room first, so that no call separates making the default from storing it
+        // and it is written where it lives: built on the stack before a possible
+        // `grow`, it is copied with loads that stall on the stores just made.
+        self.extend(core::iter::once_with(T::schema_default));
         let read = match self.last_mut() {
             Some(element) => element.read_in_place(reader, cx),
             None => Ok(()),
