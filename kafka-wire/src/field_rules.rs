@@ -50,6 +50,11 @@ pub trait FieldRules: Sized {
     where
         Self: PartialEq;
 
+    /// True when the field holds [`schema_default_value`](FieldRules::schema_default_value).
+    fn is_schema_default_value(&self) -> bool
+    where
+        Self: PartialEq;
+
     /// Size of a field written in the body, or 0 when it is absent or tagged at
     /// this version. Fails when a non-ignorable field holding a non-default value is
     /// absent, or when it is null where it may not be.
@@ -126,6 +131,14 @@ impl<T: Wire> FieldRules for T {
         Self: PartialEq,
     {
         *self == default()
+    }
+
+    #[inline(always)]
+    fn is_schema_default_value(&self) -> bool
+    where
+        Self: PartialEq,
+    {
+        self.is_schema_default()
     }
 
     #[inline(always)]

@@ -78,6 +78,21 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         }
     };
 
+    // The same for writing.
+    let write_section = if tagged.is_empty() {
+        quote! {
+            #unknown_ref
+            #p::TaggedWriter::write_unknown_only(buf, unknown);
+        }
+    } else {
+        quote! {
+            #unknown_ref
+            let mut section = #p::TaggedWriter::begin(buf, #known_tags, unknown, sizes)?;
+            #( <#t_tys as #p::FieldRules>::write_tagged(&self.#t_idents, &mut section, buf, &FIELDS[#tagged], cx, sizes)?; )*
+            section.finish(buf);
+        }
+    };
+
     quote! {
         impl #p::Wire for #ident {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
@@ -94,10 +109,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             fn write<B: #p::BufMut>(&self, buf: &mut B, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> {
                 #( <#tys as #p::FieldRules>::write_field(&self.#idents, buf, &FIELDS[#index], cx, sizes)?; )*
                 if cx.flexible {
-                    #unknown_ref
-                    let mut section = #p::TaggedWriter::begin(buf, #known_tags, unknown, sizes)?;
-                    #( <#t_tys as #p::FieldRules>::write_tagged(&self.#t_idents, &mut section, buf, &FIELDS[#tagged], cx, sizes)?; )*
-                    section.finish(buf);
+                    #write_section
                 }
                 ::core::result::Result::Ok(())
             }

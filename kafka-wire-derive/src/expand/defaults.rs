@@ -36,8 +36,14 @@ fn field_helpers(field: &Field, index: usize) -> TokenStream {
     };
     let default = default_fn(index);
     let is_default = is_default_fn(index);
-    let compare =
-        quote!(<#ty as ::kafka_wire::__private::FieldRules>::is_default_value(value, #default));
+    let compare = match &field.default {
+        None => {
+            quote!(<#ty as ::kafka_wire::__private::FieldRules>::is_schema_default_value(value))
+        }
+        Some(_) => {
+            quote!(<#ty as ::kafka_wire::__private::FieldRules>::is_default_value(value, #default))
+        }
+    };
     quote! {
         #[inline]
         fn #default() -> #ty {

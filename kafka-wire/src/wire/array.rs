@@ -127,6 +127,14 @@ macro_rules! array_wire {
             fn schema_default() -> Self {
                 <Self as Default>::default()
             }
+
+            #[inline]
+            fn is_schema_default(&self) -> bool
+            where
+                Self: PartialEq,
+            {
+                Elements::as_slice(self).is_empty()
+            }
         }
 
         impl<$($generics)*> Nullable for $container

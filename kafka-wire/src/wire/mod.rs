@@ -137,4 +137,16 @@ pub trait Wire: Sized {
     /// generator defines it: zero, false or empty, and for a nullable field the empty
     /// value rather than null (records excepted, which start out null).
     fn schema_default() -> Self;
+
+    /// True when the value equals [`schema_default`](Wire::schema_default).
+    /// Arrays answer from their length, without building and dropping an empty one
+    /// for each tagged array field sized.
+    #[doc(hidden)]
+    #[inline]
+    fn is_schema_default(&self) -> bool
+    where
+        Self: PartialEq,
+    {
+        *self == Self::schema_default()
+    }
 }

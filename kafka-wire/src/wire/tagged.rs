@@ -213,9 +213,15 @@ impl TaggedSize {
         version: i16,
     ) -> Result<usize, EncodeError> {
         let no_unknown = unknown.is_none_or(UnknownTaggedFields::is_empty);
-        if no_unknown && self.count == 0 {
-            // The common case: an empty section is one zero byte, or nothing.
-            return Ok(usize::from(self.flexible));
+        if no_unknown {
+            if self.count == 0 {
+                // The common case: an empty section is one zero byte, or nothing.
+                return Ok(usize::from(self.flexible));
+            }
+            if self.flexible {
+                // Known fields only: their count, then them.
+                return Ok(unsigned_varint_size(self.count as u32) + self.size);
+            }
         }
         self.finish_with(unknown, known_tags, version)
     }
@@ -273,6 +279,27 @@ impl<'u> TaggedWriter<'u> {
         };
         put_unsigned_varint(buf, known + unknown.len() as u32);
         Ok(TaggedWriter { unknown, present })
+    }
+
+    /// Writes the section of a struct that declares no tags: only its unknown
+    /// fields. No writer state for the common case, an empty section (one zero
+    /// byte), so an array of such structs keeps its cursor in registers.
+    #[inline(always)]
+    pub fn write_unknown_only<B: BufMut>(buf: &mut B, unknown: Option<&'u UnknownTaggedFields>) {
+        match unknown {
+            Some(unknown) if !unknown.is_empty() => Self::write_unknown(buf, unknown),
+            _ => buf.put_u8(0),
+        }
+    }
+
+    #[inline(never)]
+    fn write_unknown<B: BufMut>(buf: &mut B, unknown: &'u UnknownTaggedFields) {
+        put_unsigned_varint(buf, unknown.as_slice().len() as u32);
+        TaggedWriter {
+            unknown: unknown.as_slice(),
+            present: 0,
+        }
+        .flush_unknown_below(buf, None);
     }
 
     /// Writes the unknown fields whose tag is below `tag` (all of them for `None`).
