@@ -32,6 +32,7 @@ pub mod api_key;
 pub mod apis;
 pub mod frame;
 pub mod header;
+pub mod net;
 pub mod registry;
 
 pub mod add_offsets_to_txn;
