@@ -230,6 +230,19 @@ pub fn decode_response<M: Message>(
     finish(&reader, (header, body))
 }
 
+/// Reads a response frame's header at `header_version` and hands back the body's
+/// bytes unread, for code that decides how to read the body itself (ApiVersions'
+/// fallback to version 0, a proxy passing bodies through).
+pub fn split_response(
+    frame: &Bytes,
+    header_version: i16,
+) -> Result<(ResponseHeader, Bytes), FrameError> {
+    let mut reader = open(frame)?;
+    let header = ResponseHeader::read_from(&mut reader, header_version)?;
+    let body = reader.read_bytes(reader.remaining())?;
+    Ok((header, body))
+}
+
 /// Frames whichever request `request` holds, like [`encode_request`].
 ///
 /// ```
