@@ -1,0 +1,90 @@
+//! What Kafka's `kafka-broker-api-versions.sh` does: connect to a broker, negotiate,
+//! and print each API with our versions, the broker's and the version we will use.
+//!
+//! ```text
+//! cargo run -p kafka-wire-messages --example api_versions -- 127.0.0.1:9092
+//! ```
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use kafka_wire_messages::net::blocking::FrameReader;
+use kafka_wire_messages::net::negotiation::{first_api_versions_version, next_step, NextStep};
+use kafka_wire_messages::net::session::ClientSession;
+use kafka_wire_messages::{ApiVersionsRequest, Request, Response};
+
+fn main() -> ExitCode {
+    let Some(address) = std::env::args().nth(1) else {
+        eprintln!("usage: api_versions HOST:PORT");
+        return ExitCode::from(2);
+    };
+    match run(&address) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("api_versions: {address}: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(address: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let stream = TcpStream::connect(address)?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut writer = stream.try_clone()?;
+    let mut reader = FrameReader::new(stream);
+    let mut session = ClientSession::new(Some("kafka-wire-api-versions".into()));
+
+    let mut version = first_api_versions_version();
+    let negotiated = loop {
+        let request = Request::ApiVersions(
+            ApiVersionsRequest::default()
+                .with_client_software_name("kafka-wire".into())
+                .with_client_software_version(env!("CARGO_PKG_VERSION").into()),
+        );
+        let sent = session.send(&request, version)?;
+        writer.write_all(&sent.frame)?;
+        let frame = reader
+            .read_frame()?
+            .ok_or("the broker closed the connection")?;
+        let received = session.receive(&frame)?;
+        let Response::ApiVersions(response) = received.body else {
+            return Err("the broker answered ApiVersions with another API".into());
+        };
+        match next_step(version, &response)? {
+            NextStep::Done(negotiated) => break negotiated,
+            NextStep::RetryAt(lower) => {
+                println!("ApiVersions v{version} unsupported by the broker; asking at v{lower}");
+                version = lower;
+            }
+            _ => return Err("unexpected negotiation step".into()),
+        }
+    };
+
+    println!("{address} (ApiVersions v{version})");
+    let header = ["API", "KEY", "OURS", "BROKER", "USABLE"];
+    println!(
+        "{:<40} {:>4}  {:<8} {:<8} {}",
+        header[0], header[1], header[2], header[3], header[4]
+    );
+    for choice in negotiated.choices() {
+        let broker = choice
+            .broker
+            .map_or("-".to_string(), |(min, max)| format!("{min}-{max}"));
+        let usable = match choice.usable {
+            Ok(version) => version.to_string(),
+            Err(_) if choice.broker.is_none() => "-".to_string(),
+            Err(_) => "none in common".to_string(),
+        };
+        println!(
+            "{:<40} {:>4}  {:<8} {:<8} {}",
+            choice.api.name(),
+            choice.api.key(),
+            choice.ours.to_string(),
+            broker,
+            usable
+        );
+    }
+    Ok(())
+}
