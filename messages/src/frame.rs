@@ -230,6 +230,14 @@ pub fn decode_response<M: Message>(
     finish(&reader, (header, body))
 }
 
+/// The correlation id of a response frame (its int32 length prefix included), read
+/// without knowing the request: it leads every response header version.
+pub fn response_correlation_id(frame: &Bytes) -> Result<i32, FrameError> {
+    let mut reader = Reader::new(frame);
+    let _length: [u8; 4] = reader.read_array()?;
+    Ok(i32::from_be_bytes(reader.read_array()?))
+}
+
 /// Reads a response frame's header at `header_version` and hands back the body's
 /// bytes unread, for code that decides how to read the body itself (ApiVersions'
 /// fallback to version 0, a proxy passing bodies through).

@@ -12,7 +12,7 @@
 //! is the broker's side.
 
 use bytes::Bytes;
-use kafka_wire::{Message, Reader, VersionRange};
+use kafka_wire::{Message, VersionRange};
 
 use crate::api_key::Listener;
 use crate::api_versions::ApiVersion;
@@ -269,14 +269,6 @@ pub fn answer_api_versions(
     frame::encode_response(&header, &response, version)
 }
 
-/// The correlation id of a response frame (its int32 length prefix included), read
-/// without knowing the request: it leads every response header version.
-pub fn response_correlation_id(frame: &Bytes) -> Result<i32, FrameError> {
-    let mut reader = Reader::new(frame);
-    let _length: [u8; 4] = reader.read_array()?;
-    Ok(i32::from_be_bytes(reader.read_array()?))
-}
-
 #[cfg(test)]
 mod tests {
     use kafka_wire::KafkaString;
@@ -306,7 +298,7 @@ mod tests {
     #[test]
     fn our_server_answers_a_version_it_does_not_know_with_kafkas_v0_body() {
         let answer = answer_api_versions(&ask(9, 41), Listener::Broker).unwrap();
-        assert_eq!(response_correlation_id(&answer).unwrap(), 41);
+        assert_eq!(frame::response_correlation_id(&answer).unwrap(), 41);
         // Header v0: the body follows the correlation id directly.
         let body = answer.slice(8..);
         let v0 = ApiVersionsResponse::decode(&body, 0).unwrap();

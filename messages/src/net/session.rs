@@ -9,7 +9,7 @@ use bytes::Bytes;
 use kafka_wire::KafkaString;
 
 use crate::frame::{self, FrameError};
-use crate::net::negotiation::{read_api_versions_response, response_correlation_id};
+use crate::net::negotiation::read_api_versions_response;
 use crate::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
 
 /// Why a request could not be sent or a response not read.
@@ -114,7 +114,7 @@ impl ClientSession {
     /// Reads a response frame (length prefix included) as the answer to the request
     /// in flight with its correlation id.
     pub fn receive(&mut self, frame: &Bytes) -> Result<Received, SessionError> {
-        let correlation_id = response_correlation_id(frame)?;
+        let correlation_id = frame::response_correlation_id(frame)?;
         let Some(&(api, version)) = self.in_flight.get(&correlation_id) else {
             return Err(self.not_in_flight(correlation_id));
         };
