@@ -69,6 +69,7 @@ mod encoder;
 mod error;
 mod field_rules;
 mod message;
+pub mod records;
 pub mod schema;
 pub mod wire;
 
