@@ -30,6 +30,7 @@ mod broker_ids;
 
 pub mod api_key;
 pub mod apis;
+pub mod control_records;
 pub mod frame;
 pub mod header;
 pub mod net;
