@@ -170,7 +170,7 @@ pub fn encode_response<M: Message>(
 }
 
 /// Checks the length prefix and returns a reader positioned after it.
-fn open(frame: &Bytes) -> Result<Reader<'_>, FrameError> {
+pub(crate) fn open(frame: &Bytes) -> Result<Reader<'_>, FrameError> {
     let mut reader = Reader::new(frame);
     let declared = i32::from_be_bytes(reader.read_array()?);
     if declared < 0 || declared as usize != reader.remaining() {

@@ -20,7 +20,7 @@ use bytes::Bytes;
 use kafka_wire::{Message, Reader, RequestEnum};
 
 use crate::api_key::ApiKeyError;
-use crate::frame::FrameError;
+use crate::frame::{self, FrameError};
 use crate::{header, ApiKey, RequestHeader};
 
 /// What reading a request body does with bytes after the body.
@@ -101,15 +101,7 @@ impl RequestFrame {
     /// Reads the length prefix and the header of a whole request frame (its int32
     /// length prefix included), keeping the body's bytes unread.
     pub fn parse(frame: &Bytes) -> Result<Self, FrameError> {
-        let mut reader = Reader::new(frame);
-        let declared = i32::from_be_bytes(reader.read_array()?);
-        if declared < 0 || declared as usize != reader.remaining() {
-            return Err(FrameError::Length {
-                declared: i64::from(declared),
-                actual: reader.remaining(),
-            });
-        }
-        Self::read_header(&mut reader)
+        Self::read_header(&mut frame::open(frame)?)
     }
 
     /// Reads the header of a request frame's contents: the bytes after its length
