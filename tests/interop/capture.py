@@ -31,6 +31,8 @@ import sys
 import threading
 import time
 
+from kafka_codec import TAGS, array_len, i16, i32, nullable_string, recv_exact, string, uvarint
+
 API_VERSIONS = 18
 METADATA = 3
 DESCRIBE_CLUSTER = 60
@@ -72,42 +74,12 @@ NODE_ID = 1
 
 # ---------------------------------------------------------------- encoding --
 
-def i16(v):
-    return struct.pack(">h", v)
 
 
-def i32(v):
-    return struct.pack(">i", v)
 
 
-def uvarint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
-def string(s, flexible):
-    raw = s.encode()
-    return (uvarint(len(raw) + 1) if flexible else i16(len(raw))) + raw
-
-
-def nullable_string(s, flexible):
-    if s is None:
-        return uvarint(0) if flexible else i16(-1)
-    return string(s, flexible)
-
-
-def array_len(n, flexible):
-    return uvarint(n + 1) if flexible else i32(n)
-
-
-TAGS = b"\x00"  # empty tagged-field section
 
 
 # ------------------------------------------------------------- responses ---
@@ -232,15 +204,6 @@ class Capture:
             sock.close()
             self.note("conn %d closed after %d frames" % (conn, seq))
 
-
-def recv_exact(sock, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            return None
-        buf += chunk
-    return bytes(buf)
 
 
 def main():

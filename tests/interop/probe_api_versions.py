@@ -19,28 +19,9 @@ import socket
 import struct
 import sys
 
-
-def uvarint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+from kafka_codec import read_uvarint, uvarint
 
 
-def read_uvarint(b, i):
-    shift = val = 0
-    while True:
-        x = b[i]
-        i += 1
-        val |= (x & 0x7F) << shift
-        if not x & 0x80:
-            return val, i
-        shift += 7
 
 
 def build(version, header, corr=7, client_id="probe"):

@@ -48,6 +48,10 @@ import sys
 import threading
 import time
 
+from kafka_codec import (
+    TAGS, array_len, i8, i16, i32, i64, nullable_string, recv_exact, string, uvarint,
+)
+
 API_PRODUCE = 0
 API_METADATA = 3
 API_API_VERSIONS = 18
@@ -99,50 +103,14 @@ def advertised(produce_max):
 
 # ---------------------------------------------------------------- encoding --
 
-def i8(v):
-    return struct.pack(">b", v)
 
 
-def i16(v):
-    return struct.pack(">h", v)
 
 
-def i32(v):
-    return struct.pack(">i", v)
 
 
-def i64(v):
-    return struct.pack(">q", v)
 
 
-def uvarint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def string(s, flexible):
-    raw = s.encode()
-    return (uvarint(len(raw) + 1) if flexible else i16(len(raw))) + raw
-
-
-def nullable_string(s, flexible):
-    if s is None:
-        return uvarint(0) if flexible else i16(-1)
-    return string(s, flexible)
-
-
-def array_len(n, flexible):
-    return uvarint(n + 1) if flexible else i32(n)
-
-
-TAGS = b"\x00"  # empty tagged-field section
 
 
 # ---------------------------------------------------------------- decoding --
@@ -507,15 +475,6 @@ class Server:
         self.note("conn %d: api_key=%d v%d left unanswered" % (conn, key, ver))
         return None
 
-
-def recv_exact(sock, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            return None
-        buf += chunk
-    return bytes(buf)
 
 
 def main():

@@ -32,6 +32,8 @@ import struct
 import sys
 import zlib
 
+from kafka_codec import read_uvarint
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ------------------------------------------------------------------ crc32c --
@@ -97,20 +99,6 @@ def xxh32(data, seed=0):
 
 
 # ------------------------------------------------------------------ varint --
-
-def read_uvarint(buf, pos):
-    shift = value = 0
-    while True:
-        if pos >= len(buf):
-            raise ValueError("varint runs past the end")
-        b = buf[pos]
-        pos += 1
-        value |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return value, pos
-        shift += 7
-        if shift > 63:
-            raise ValueError("varint too long")
 
 
 def read_varint(buf, pos):
