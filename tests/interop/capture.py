@@ -31,6 +31,7 @@ import sys
 import threading
 import time
 
+from serving import serve, write_port_file
 from kafka_codec import TAGS, array_len, i16, i32, nullable_string, recv_exact, string, uvarint
 
 API_VERSIONS = 18
@@ -226,36 +227,10 @@ def main():
     srv.listen(16)
     port = srv.getsockname()[1]
 
-    stop = threading.Event()
-
-    def on_signal(*_):
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-
     if args.port_file:
-        tmp = args.port_file + ".tmp"
-        with open(tmp, "w") as f:
-            f.write("%d\n" % port)
-        os.replace(tmp, args.port_file)
+        write_port_file(args.port_file, port)
     cap.note("listening on 127.0.0.1:%d" % port)
-
-    srv.settimeout(0.2)
-    deadline = time.time() + args.duration if args.duration > 0 else None
-    while not stop.is_set():
-        if deadline and time.time() > deadline:
-            break
-        try:
-            sock, peer = srv.accept()
-        except socket.timeout:
-            continue
-        except OSError:
-            break
-        sock.settimeout(None)
-        threading.Thread(target=cap.handle, args=(sock, peer), daemon=True).start()
-    srv.close()
-    cap.note("stopped")
+    serve(srv, cap.handle, args.duration, cap.note)
     return 0
 
 

@@ -48,6 +48,7 @@ import sys
 import threading
 import time
 
+from serving import serve, write_port_file
 from kafka_codec import (
     TAGS, array_len, i8, i16, i32, i64, nullable_string, recv_exact, string, uvarint,
 )
@@ -503,32 +504,10 @@ def main():
     srv.listen(16)
     port = srv.getsockname()[1]
 
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-
     if args.port_file:
-        tmp = args.port_file + ".tmp"
-        with open(tmp, "w") as f:
-            f.write("%d\n" % port)
-        os.replace(tmp, args.port_file)
+        write_port_file(args.port_file, port)
     server.note("listening on 127.0.0.1:%d" % port)
-
-    srv.settimeout(0.2)
-    deadline = time.time() + args.duration if args.duration > 0 else None
-    while not stop.is_set():
-        if deadline and time.time() > deadline:
-            break
-        try:
-            sock, peer = srv.accept()
-        except socket.timeout:
-            continue
-        except OSError:
-            break
-        sock.settimeout(None)
-        threading.Thread(target=server.handle, args=(sock, peer), daemon=True).start()
-    srv.close()
-    server.note("stopped")
+    serve(srv, server.handle, args.duration, server.note)
     return 0
 
 

@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 
+from serving import stop_pid
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 PRODUCERS = os.path.join(HERE, "producers")
@@ -122,15 +124,6 @@ def ensure_installed(install):
 
 # ---------------------------------------------------------------- capture --
 
-def stop_pid(proc, grace=5.0):
-    if proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(grace)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def run_one(name, argv, env, workdir):
