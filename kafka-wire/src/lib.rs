@@ -54,7 +54,12 @@
 //! - **Bytes after a message** passed to [`Message::decode`] are
 //!   [`TrailingBytes`](DecodeErrorKind::TrailingBytes); Kafka's broker ignores what
 //!   follows a request body. [`Message::read_from`] reads a message and leaves the
-//!   rest to the caller.
+//!   rest to the caller; `kafka_wire_messages::net::request_frame` reads request
+//!   bodies either way.
+//! - **In record batches** ([`records`]), a key, value or header length below -1 is
+//!   [`BadLength`](records::RecordsError::BadLength) where Kafka reads null, and a
+//!   batch whose `recordsCount` differs from the records present is
+//!   [`RecordCount`](records::RecordsError::RecordCount).
 //!
 //! One refusal is earlier, not stricter: an array whose count of elements could not
 //! fit in the bytes left, even with each element at its smallest encoding at that

@@ -91,17 +91,17 @@ const MARKER_VERSION: i16 = 0;
 const KRAFT_VERSION: i16 = 0;
 
 impl ControlRecord {
-    /// Reads a record of a control batch.
-    pub fn read(record: &Record) -> Result<Self, ControlRecordError> {
+    /// Reads a record of a control batch. Its key and value are decoded from
+    /// [`Bytes`] sharing the batch's buffer ([`Record::key_bytes`],
+    /// [`Record::value_bytes`]), without copying them.
+    pub fn read(record: &Record<'_>) -> Result<Self, ControlRecordError> {
         let key = record
-            .key
-            .as_ref()
+            .key_bytes()
             .ok_or(ControlRecordError::Missing("key"))?;
-        let value = record
-            .value
-            .as_ref()
+        let value = &record
+            .value_bytes()
             .ok_or(ControlRecordError::Missing("value"))?;
-        let (key_version, key) = split_version(key, "key")?;
+        let (key_version, key) = split_version(&key, "key")?;
         if key_version != KEY_VERSION {
             return Err(ControlRecordError::KeyVersion(key_version));
         }

@@ -25,7 +25,9 @@
 //! they are recognised and reported as
 //! [`UnsupportedMagic`](RecordsError::UnsupportedMagic), never read as batches.
 
+use std::fmt;
 use std::iter::FusedIterator;
+use std::sync::OnceLock;
 
 use bytes::Bytes;
 
@@ -58,9 +60,9 @@ const BASE_SEQUENCE_OFFSET: usize = 53;
 const RECORDS_COUNT_OFFSET: usize = 57;
 
 /// One record batch (magic 2): a view over its bytes. Cloning is cheap (a reference
-/// count), reading the header touches only the header, and the records are read by
-/// [`records`](Self::records) as zero-copy slices of the batch (or of its
-/// decompressed records).
+/// count or two), reading the header touches only the header, and the records are
+/// read by [`records`](Self::records) as slices borrowed from the batch (or from its
+/// decompressed records, which the batch keeps once a compressed batch was read).
 ///
 /// ```
 /// use kafka_wire::bytes::Bytes;
@@ -82,18 +84,44 @@ const RECORDS_COUNT_OFFSET: usize = 57;
 ///
 /// let records = batch.records()?.collect::<Result<Vec<_>, _>>()?;
 /// assert_eq!(records[0].offset, 42);
-/// assert_eq!(records[0].key.as_deref(), Some(&b"key"[..]));
+/// assert_eq!(records[0].key, Some(&b"key"[..]));
 /// let header = records[0].headers.clone().next().unwrap()?;
-/// assert_eq!((&*header.key, header.value.as_deref()), ("trace", Some(&b"abc"[..])));
+/// assert_eq!((header.key, header.value), ("trace", Some(&b"abc"[..])));
 /// assert_eq!(records[1].timestamp, 1_700_000_000_005);
 /// assert_eq!(records[1].value, None);
+///
+/// // A key or value kept beyond the batch's borrow: Bytes sharing the batch's buffer.
+/// let key: Bytes = records[0].key_bytes().unwrap();
+/// assert_eq!(key, &b"key"[..]);
 /// # Ok::<(), kafka_wire::records::RecordsError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct RecordBatch {
     /// The whole batch, from `baseOffset` to its last byte; at least
     /// [`HEADER_SIZE`] bytes with magic 2.
     bytes: Bytes,
+    /// The decompressed records of a compressed batch, once
+    /// [`records_with_limit`](Self::records_with_limit) decompressed them.
+    decompressed: OnceLock<Bytes>,
+}
+
+/// Batches are equal when their bytes are, whether or not their records were
+/// decompressed.
+impl PartialEq for RecordBatch {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for RecordBatch {}
+
+impl fmt::Debug for RecordBatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RecordBatch")
+            .field("bytes", &self.bytes)
+            .field("decompressed_len", &self.decompressed.get().map(Bytes::len))
+            .finish()
+    }
 }
 
 /// How the start of a `records` field splits.
@@ -151,6 +179,14 @@ fn split(buf: &[u8]) -> Result<Split, RecordsError> {
 }
 
 impl RecordBatch {
+    /// The batch of `bytes`, checked by [`split`] to be one whole batch.
+    fn new(bytes: Bytes) -> Self {
+        RecordBatch {
+            bytes,
+            decompressed: OnceLock::new(),
+        }
+    }
+
     /// Reads the batch at the start of `bytes`, returning it and the bytes after it.
     ///
     /// Only the header's length and magic are checked: the CRC is checked by
@@ -162,7 +198,7 @@ impl RecordBatch {
             Split::Whole(total) => {
                 let mut batch = bytes;
                 let rest = batch.split_off(total);
-                Ok((RecordBatch { bytes: batch }, rest))
+                Ok((RecordBatch::new(batch), rest))
             }
             Split::Partial { needed } => Err(RecordsError::Truncated {
                 what: "record batch",
@@ -312,39 +348,73 @@ impl RecordBatch {
     /// The records, decompressed (for a compressed batch) up to
     /// [`DEFAULT_MAX_DECOMPRESSED`](super::compression::DEFAULT_MAX_DECOMPRESSED)
     /// bytes. See [`records_with_limit`](Self::records_with_limit).
-    pub fn records(&self) -> Result<RecordIter, RecordsError> {
+    pub fn records(&self) -> Result<RecordIter<'_>, RecordsError> {
         self.records_with_limit(super::compression::DEFAULT_MAX_DECOMPRESSED)
     }
 
-    /// The records, iterated without allocating per record. An uncompressed batch's
+    /// The records, iterated without allocating and without touching a reference
+    /// count per record: the iterator borrows the batch. An uncompressed batch's
     /// records are read in place; a compressed batch's are decompressed first, into
     /// at most `max_decompressed` bytes
     /// ([`DecompressedTooLarge`](RecordsError::DecompressedTooLarge) beyond).
     ///
+    /// The batch keeps a compressed batch's decompressed records (until it is
+    /// dropped; clones made afterwards share them), so that the records can borrow
+    /// them: only the first successful call decompresses. A later call, with this
+    /// limit or another, reads the records kept, still failing with
+    /// [`DecompressedTooLarge`](RecordsError::DecompressedTooLarge) when they are
+    /// longer than its own `max_decompressed`. A failed decompression keeps nothing.
+    ///
     /// Errors here are the codec's (unknown, not enabled, corrupt data) and a
     /// negative `recordsCount`; errors in the records come from the iterator.
     /// The CRC is not checked: call [`verify_crc`](Self::verify_crc) for that.
-    pub fn records_with_limit(&self, max_decompressed: usize) -> Result<RecordIter, RecordsError> {
-        let payload = self.payload();
-        let data = match self.compression()? {
-            Compression::None => payload,
-            codec => Bytes::from(super::compression::decompress(
-                codec,
-                &payload,
-                max_decompressed,
-            )?),
+    pub fn records_with_limit(
+        &self,
+        max_decompressed: usize,
+    ) -> Result<RecordIter<'_>, RecordsError> {
+        let (source, start) = match self.compression()? {
+            Compression::None => (&self.bytes, HEADER_SIZE),
+            codec => (self.decompressed(codec, max_decompressed)?, 0),
         };
         let log_append_time = match self.timestamp_type() {
             TimestampType::LogAppendTime => Some(self.max_timestamp()),
             TimestampType::CreateTime => None,
         };
         RecordIter::new(
-            data,
+            source,
+            start,
             self.base_offset(),
             self.base_timestamp(),
             log_append_time,
             self.records_count(),
         )
+    }
+
+    /// The decompressed records of this compressed batch: those kept, if no longer
+    /// than `max_decompressed`, or decompressed now and kept.
+    fn decompressed(
+        &self,
+        codec: Compression,
+        max_decompressed: usize,
+    ) -> Result<&Bytes, RecordsError> {
+        if let Some(records) = self.decompressed.get() {
+            if records.len() > max_decompressed {
+                return Err(RecordsError::DecompressedTooLarge {
+                    codec: codec.name(),
+                    limit: max_decompressed,
+                });
+            }
+            return Ok(records);
+        }
+        let payload = self.bytes.get(HEADER_SIZE..).unwrap_or_default();
+        let records = Bytes::from(super::compression::decompress(
+            codec,
+            payload,
+            max_decompressed,
+        )?);
+        // Another thread may have decompressed the same records meanwhile: either
+        // copy is the same.
+        Ok(self.decompressed.get_or_init(|| records))
     }
 }
 
@@ -419,7 +489,7 @@ impl Iterator for Batches {
             Ok(Split::Whole(total)) => {
                 let rest = self.rest.split_off(total);
                 let batch = std::mem::replace(&mut self.rest, rest);
-                Some(Ok(RecordBatch { bytes: batch }))
+                Some(Ok(RecordBatch::new(batch)))
             }
             Ok(Split::Partial { .. }) => {
                 self.done = true;
@@ -550,23 +620,20 @@ mod tests {
         assert_eq!((r0.offset, r0.offset_delta), (5, 0));
         assert_eq!((r0.timestamp, r0.timestamp_delta), (1_700_000_000_000, 0));
         assert_eq!(r0.attributes, 0);
-        assert_eq!(r0.key.as_deref(), Some(&b"k1"[..]));
+        assert_eq!(r0.key, Some(&b"k1"[..]));
         assert_eq!(r0.value, None);
         let h0: Vec<Header> = r0.headers.clone().map(Result::unwrap).collect();
         assert_eq!(h0.len(), 1);
-        assert_eq!(
-            (&*h0[0].key, h0[0].value.as_deref()),
-            ("h", Some(&b"v"[..]))
-        );
+        assert_eq!((h0[0].key, h0[0].value), ("h", Some(&b"v"[..])));
         let r1 = &records[1];
         assert_eq!((r1.offset, r1.offset_delta), (6, 1));
         assert_eq!((r1.timestamp, r1.timestamp_delta), (1_700_000_000_010, 10));
         assert_eq!(r1.key, None);
-        assert_eq!(r1.value.as_deref(), Some(&b"v2"[..]));
+        assert_eq!(r1.value, Some(&b"v2"[..]));
         let h1: Vec<Header> = r1.headers.clone().map(Result::unwrap).collect();
         assert_eq!(h1.len(), 2);
-        assert_eq!((&*h1[0].key, h1[0].value.as_deref()), ("a", Some(&b""[..])));
-        assert_eq!((&*h1[1].key, h1[1].value.as_deref()), ("b", None));
+        assert_eq!((h1[0].key, h1[0].value), ("a", Some(&b""[..])));
+        assert_eq!((h1[1].key, h1[1].value), ("b", None));
     }
 
     #[test]
@@ -784,6 +851,45 @@ mod tests {
             batch.records().unwrap_err(),
             RecordsError::UnknownCompression(5)
         );
+    }
+
+    #[cfg(feature = "lz4")]
+    #[test]
+    fn compressed_records_are_decompressed_once_and_kept() {
+        let mut builder = RecordBatchBuilder::new(0).compression(Compression::Lz4);
+        for i in 0..10u8 {
+            builder.append(0, None, Some(&[i; 100]), &[]).unwrap();
+        }
+        let (batch, _) = RecordBatch::parse(builder.build().unwrap()).unwrap();
+        let unread = batch.clone();
+        // A failed call keeps nothing.
+        assert!(matches!(
+            batch.records_with_limit(100),
+            Err(RecordsError::DecompressedTooLarge { limit: 100, .. })
+        ));
+        let first = batch.records().unwrap().bytes();
+        assert_eq!(first.len(), 10 * 109); // each a 2-byte length and 107 bytes
+                                           // Later calls read the same decompressed bytes, each within its own limit.
+        let again = batch.records_with_limit(first.len()).unwrap().bytes();
+        assert_eq!(again.as_ptr(), first.as_ptr());
+        assert_eq!(
+            batch.records_with_limit(first.len() - 1).unwrap_err(),
+            RecordsError::DecompressedTooLarge {
+                codec: "lz4",
+                limit: first.len() - 1
+            }
+        );
+        // Clones made afterwards share them; equality looks at the batch's bytes.
+        assert_eq!(
+            batch.clone().records().unwrap().bytes().as_ptr(),
+            first.as_ptr()
+        );
+        assert_eq!(unread, batch);
+        assert_eq!(unread.records().unwrap().bytes(), first);
+        // The records' Bytes share the decompressed buffer.
+        let record = batch.records().unwrap().next().unwrap().unwrap();
+        let value = record.value_bytes().unwrap();
+        assert_eq!(value.as_ptr(), record.value.unwrap().as_ptr());
     }
 
     #[test]

@@ -533,8 +533,8 @@ mod tests {
                 prop_assert_eq!(record.offset_delta, i as i32);
                 prop_assert_eq!(record.timestamp, *timestamp);
                 prop_assert_eq!(record.attributes, 0);
-                prop_assert_eq!(record.key.as_deref(), key.as_deref());
-                prop_assert_eq!(record.value.as_deref(), value.as_deref());
+                prop_assert_eq!(record.key, key.as_deref());
+                prop_assert_eq!(record.value, value.as_deref());
                 let read_headers: Vec<_> = record
                     .headers
                     .clone()

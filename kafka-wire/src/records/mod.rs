@@ -1,7 +1,7 @@
 //! Kafka's record batches (magic 2, `RecordBatch` v2): what Produce and Fetch carry in
 //! their `records` fields. Read as views over the `Bytes` they arrived in (headers
-//! without touching the records, records with keys, values and header values as
-//! zero-copy slices), written byte for byte as Kafka's own writer does, compressed
+//! without touching the records, records with keys, values and headers borrowed
+//! from the batch, no reference count touched per record), written byte for byte as Kafka's own writer does, compressed
 //! and decompressed with every codec Kafka has (each behind a cargo feature), and
 //! checked: CRC-32C, lengths against the bytes present, magic, bounded
 //! decompression.

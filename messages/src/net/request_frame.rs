@@ -28,7 +28,7 @@ use crate::{header, ApiKey, RequestHeader};
 #[non_exhaustive]
 pub enum TrailingBytes {
     /// Refuse them: the frame must end with the body (conformance; what
-    /// [`frame::decode_request`](crate::frame::decode_request) does).
+    /// [`frame::decode_request`] does).
     Refuse,
     /// Skip them and report how many there were, as Kafka's broker does (servers:
     /// some clients send a few, see the [module documentation](self)).
