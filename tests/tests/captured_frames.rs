@@ -3,10 +3,11 @@
 //! back byte for byte; and the answers real brokers gave to an ApiVersions version
 //! they do not know, read as a client reads them.
 
-use std::fs;
-use std::path::PathBuf;
+#[path = "common/hex_fixtures.rs"]
+mod hex_fixtures;
 
 use bytes::Bytes;
+use hex_fixtures::unhex;
 use kafka_wire_messages::api_key::Listener;
 use kafka_wire_messages::frame::{self, FrameError};
 use kafka_wire_messages::net::negotiation::{
@@ -15,28 +16,8 @@ use kafka_wire_messages::net::negotiation::{
 use kafka_wire_messages::net::request_frame::{RequestFrame, TrailingBytes};
 use kafka_wire_messages::{ApiKey, Request};
 
-fn unhex(hex: &str) -> Bytes {
-    let hex = hex.trim();
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-        .collect::<Vec<u8>>()
-        .into()
-}
-
 fn captured() -> Vec<(String, Bytes)> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/captured");
-    let mut frames: Vec<(String, Bytes)> = fs::read_dir(&folder)
-        .expect("fixtures/captured")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "hex"))
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, unhex(&fs::read_to_string(&path).expect("read")))
-        })
-        .collect();
-    frames.sort();
-    frames
+    hex_fixtures::load("captured")
 }
 
 const TRAILING: &str = "librdkafka-2.16.0-metadata_request_v12_trailing.hex";

@@ -6,36 +6,15 @@
 
 #[path = "common/counting_allocator.rs"]
 mod counting_allocator;
-
-use std::fs;
-use std::path::PathBuf;
+#[path = "common/hex_fixtures.rs"]
+mod hex_fixtures;
 
 use bytes::Bytes;
 use counting_allocator::allocated_during;
 use kafka_wire::records::{Batches, Compression, RecordBatchBuilder, RecordsError};
 
-fn unhex(hex: &str) -> Bytes {
-    let hex = hex.trim();
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-        .collect::<Vec<u8>>()
-        .into()
-}
-
 fn fixtures() -> Vec<(String, Bytes)> {
-    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/records");
-    let mut all: Vec<(String, Bytes)> = fs::read_dir(&folder)
-        .expect("fixtures/records")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "hex"))
-        .map(|path| {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, unhex(&fs::read_to_string(&path).expect("read")))
-        })
-        .collect();
-    all.sort();
-    all
+    hex_fixtures::load("records")
 }
 
 /// A record as read: key, value, headers.
