@@ -94,6 +94,18 @@ fn api_key_of<M: Message>() -> Result<i16, FrameError> {
         .ok_or(FrameError::NoApiKey(M::SCHEMA.name))
 }
 
+/// Checks that a header naming `header_key` can carry a body of `M`.
+pub(crate) fn expect_api_key<M: Message>(header_key: i16) -> Result<(), FrameError> {
+    let body = api_key_of::<M>()?;
+    if header_key != body {
+        return Err(FrameError::ApiKeyMismatch {
+            header: header_key,
+            body,
+        });
+    }
+    Ok(())
+}
+
 /// Sizes the header and the body once each, then writes prefix, header and body.
 fn frame<H: Message, M: Message>(
     header: &H,
@@ -148,13 +160,7 @@ fn frame_around<H: Message>(
 /// assert_eq!(read_header, header);
 /// ```
 pub fn encode_request<M: Message>(header: &RequestHeader, body: &M) -> Result<Bytes, FrameError> {
-    let key = api_key_of::<M>()?;
-    if header.request_api_key != key {
-        return Err(FrameError::ApiKeyMismatch {
-            header: header.request_api_key,
-            body: key,
-        });
-    }
+    expect_api_key::<M>(header.request_api_key)?;
     let version = header.request_api_version;
     frame(header, request_header_version::<M>(version), body, version)
 }
@@ -207,13 +213,7 @@ fn finish<T>(reader: &Reader<'_>, value: T) -> Result<T, FrameError> {
 pub fn decode_request<M: Message>(frame: &Bytes) -> Result<(RequestHeader, M), FrameError> {
     let mut reader = open(frame)?;
     let (key, version) = peek_key_and_version(&reader)?;
-    let expected = api_key_of::<M>()?;
-    if key != expected {
-        return Err(FrameError::ApiKeyMismatch {
-            header: key,
-            body: expected,
-        });
-    }
+    expect_api_key::<M>(key)?;
     let header = RequestHeader::read_from(&mut reader, request_header_version::<M>(version))?;
     let body = M::read_from(&mut reader, version)?;
     finish(&reader, (header, body))

@@ -178,16 +178,7 @@ impl RequestFrame {
         trailing: TrailingBytes,
     ) -> Result<DecodedBody<M>, RequestError> {
         self.read_body(trailing, |reader| {
-            let expected = M::SCHEMA.api_key;
-            if expected != Some(self.api_key()) {
-                return Err(match expected {
-                    Some(body) => FrameError::ApiKeyMismatch {
-                        header: self.api_key(),
-                        body,
-                    },
-                    None => FrameError::NoApiKey(M::SCHEMA.name),
-                });
-            }
+            frame::expect_api_key::<M>(self.api_key())?;
             M::read_from(reader, self.api_version()).map_err(FrameError::from)
         })
     }
