@@ -31,8 +31,8 @@ import sys
 import threading
 import time
 
-from serving import serve, write_port_file
-from kafka_codec import TAGS, array_len, i16, i32, nullable_string, recv_exact, string, uvarint
+from serving import recv_frame, serve, write_port_file
+from kafka_codec import TAGS, array_len, i16, i32, nullable_string, string, uvarint
 
 API_VERSIONS = 18
 METADATA = 3
@@ -166,17 +166,11 @@ class Capture:
         seq = 0
         try:
             while True:
-                prefix = recv_exact(sock, 4)
-                if prefix is None:
+                frame = recv_frame(sock, self.note, conn)
+                if frame is None:
                     break
-                (n,) = struct.unpack(">i", prefix)
-                if n < 0 or n > 100 * 1024 * 1024:
-                    self.note("conn %d: bad length %d, closing" % (conn, n))
-                    break
-                payload = recv_exact(sock, n)
-                if payload is None:
-                    self.note("conn %d: short frame (wanted %d)" % (conn, n))
-                    break
+                prefix, payload = frame
+                n = len(payload)
                 seq += 1
                 key = ver = corr = -1
                 if n >= 8:

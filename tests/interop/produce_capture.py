@@ -48,9 +48,9 @@ import sys
 import threading
 import time
 
-from serving import serve, write_port_file
+from serving import recv_frame, serve, write_port_file
 from kafka_codec import (
-    TAGS, array_len, i8, i16, i32, i64, nullable_string, recv_exact, string, uvarint,
+    TAGS, array_len, i8, i16, i32, i64, nullable_string, string, uvarint,
 )
 
 API_PRODUCE = 0
@@ -424,17 +424,11 @@ class Server:
         seq = 0
         try:
             while True:
-                prefix = recv_exact(sock, 4)
-                if prefix is None:
+                frame = recv_frame(sock, self.note, conn, min_len=8)
+                if frame is None:
                     break
-                (n,) = struct.unpack(">i", prefix)
-                if n < 8 or n > 100 * 1024 * 1024:
-                    self.note("conn %d: bad length %d, closing" % (conn, n))
-                    break
-                payload = recv_exact(sock, n)
-                if payload is None:
-                    self.note("conn %d: short frame (wanted %d)" % (conn, n))
-                    break
+                prefix, payload = frame
+                n = len(payload)
                 seq += 1
                 key, ver, corr = struct.unpack(">hhi", payload[:8])
                 name = "c%d-f%d-k%d-v%d.hex" % (conn, seq, key, ver)

@@ -5,9 +5,15 @@ process by its PID. Standard library only."""
 import os
 import signal
 import socket
+import struct
 import subprocess
 import threading
 import time
+
+from kafka_codec import recv_exact
+
+# Kafka's socket.request.max.bytes default: a larger length prefix closes the connection.
+MAX_FRAME = 100 * 1024 * 1024
 
 
 def write_port_file(path, port):
@@ -39,6 +45,23 @@ def serve(srv, handle, duration, note):
         threading.Thread(target=handle, args=(sock, peer), daemon=True).start()
     srv.close()
     note("stopped")
+
+
+def recv_frame(sock, note, conn, min_len=0):
+    """The next frame on `sock` as (prefix, payload), or None at the end of the stream
+    or after a length outside min_len..MAX_FRAME or a frame cut short (both noted)."""
+    prefix = recv_exact(sock, 4)
+    if prefix is None:
+        return None
+    (n,) = struct.unpack(">i", prefix)
+    if n < min_len or n > MAX_FRAME:
+        note("conn %d: bad length %d, closing" % (conn, n))
+        return None
+    payload = recv_exact(sock, n)
+    if payload is None:
+        note("conn %d: short frame (wanted %d)" % (conn, n))
+        return None
+    return prefix, payload
 
 
 def stop_pid(proc, grace=5.0):
