@@ -24,14 +24,12 @@ It prints "listening on 127.0.0.1:PORT" once ready (and writes PORT to
 
 import argparse
 import os
-import signal
-import socket
 import struct
 import sys
 import threading
 import time
 
-from serving import recv_frame, serve, write_port_file
+from serving import recv_frame, serve
 from kafka_codec import TAGS, array_len, i16, i32, nullable_string, string, uvarint
 
 API_VERSIONS = 18
@@ -215,16 +213,7 @@ def main():
     log = open(os.path.join(args.out, "capture.log"), "a")
     cap = Capture(args.out, args.silent, log)
 
-    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    srv.bind(("127.0.0.1", args.port))
-    srv.listen(16)
-    port = srv.getsockname()[1]
-
-    if args.port_file:
-        write_port_file(args.port_file, port)
-    cap.note("listening on 127.0.0.1:%d" % port)
-    serve(srv, cap.handle, args.duration, cap.note)
+    serve(args.port, args.port_file, cap.handle, args.duration, cap.note)
     return 0
 
 

@@ -24,9 +24,18 @@ def write_port_file(path, port):
     os.replace(tmp, path)
 
 
-def serve(srv, handle, duration, note):
-    """Accepts connections on `srv` and runs `handle(sock, peer)` for each in its own
-    thread, until SIGTERM/SIGINT or `duration` seconds (0: no limit)."""
+def serve(port, port_file, handle, duration, note):
+    """Listens on 127.0.0.1:`port` (0: any free port), announces the port in
+    `port_file` (if given), and runs `handle(sock, peer)` for each connection in its
+    own thread, until SIGTERM/SIGINT or `duration` seconds (0: no limit)."""
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", port))
+    srv.listen(16)
+    port = srv.getsockname()[1]
+    if port_file:
+        write_port_file(port_file, port)
+    note("listening on 127.0.0.1:%d" % port)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
