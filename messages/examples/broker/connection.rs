@@ -1,0 +1,137 @@
+//! One client connection: frames in, answers out, in order.
+//!
+//! Requests are answered one at a time, in the order they arrived, as Kafka does
+//! (it reads no further request from a connection until the current one is
+//! answered); pipelined requests wait in the socket and the frame buffer. A frame
+//! that cannot be read closes this connection only.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::Bytes;
+use futures_util::StreamExt;
+use kafka_wire_messages::api_key::Listener;
+use kafka_wire_messages::frame::{self, FrameError};
+use kafka_wire_messages::net::codec::KafkaFrameCodec;
+use kafka_wire_messages::net::negotiation::answer_api_versions;
+use kafka_wire_messages::net::request_frame::{RequestError, RequestFrame, TrailingBytes};
+use kafka_wire_messages::{ApiKey, Request, ResponseHeader};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+use tokio_util::codec::FramedRead;
+
+use crate::api;
+use crate::Broker;
+
+/// Why a connection was closed by us.
+#[derive(Debug)]
+enum Closed {
+    Frame(FrameError),
+    Request(RequestError),
+    NotServed { api_key: i16, version: i16 },
+    Encode(FrameError),
+}
+
+impl fmt::Display for Closed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Closed::Frame(error) => write!(f, "unreadable request frame: {error}"),
+            Closed::Request(error) => write!(f, "unreadable request: {error}"),
+            Closed::NotServed { api_key, version } => {
+                write!(f, "API key {api_key} v{version} is not served")
+            }
+            Closed::Encode(error) => write!(f, "cannot encode the answer: {error}"),
+        }
+    }
+}
+
+pub async fn serve(broker: Arc<Broker>, stream: TcpStream, peer: SocketAddr) {
+    tracing::debug!(%peer, "connected");
+    let (reader, mut writer) = stream.into_split();
+    let mut frames = FramedRead::new(reader, KafkaFrameCodec::new());
+    while let Some(frame) = frames.next().await {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(error) => {
+                tracing::warn!(%peer, %error, "closing the connection");
+                return;
+            }
+        };
+        match answer(&broker, &frame, peer).await {
+            Ok(Some(response)) => {
+                if let Err(error) = writer.write_all(&response).await {
+                    tracing::debug!(%peer, %error, "write failed; closing");
+                    return;
+                }
+            }
+            Ok(None) => {}
+            Err(closed) => {
+                tracing::warn!(%peer, "closing the connection: {closed}");
+                return;
+            }
+        }
+    }
+    tracing::debug!(%peer, "disconnected");
+}
+
+/// The response frame to one request frame, if it gets one.
+async fn answer(broker: &Broker, frame: &Bytes, peer: SocketAddr) -> Result<Option<Bytes>, Closed> {
+    let started = Instant::now();
+    let request = RequestFrame::parse(frame).map_err(Closed::Frame)?;
+    let (api_key, version) = (request.api_key(), request.api_version());
+    let api = ApiKey::from_i16(api_key).ok();
+    let served = api.and_then(api::served_versions);
+    let in_range = served.is_some_and(|(min, max)| (min..=max).contains(&version));
+
+    // KIP-511: a client asking ApiVersions at a version we do not know gets our
+    // range in a v0 body, so that it can ask again at one we do.
+    if api == Some(ApiKey::ApiVersions) && !in_range {
+        let response = answer_api_versions(&request, Listener::Broker).map_err(Closed::Encode)?;
+        log(
+            peer,
+            &request,
+            started,
+            "UNSUPPORTED_VERSION, answered at v0",
+        );
+        return Ok(Some(response));
+    }
+    if !in_range {
+        return Err(Closed::NotServed { api_key, version });
+    }
+
+    let decoded = request
+        .decode::<Request>(TrailingBytes::Ignore)
+        .map_err(Closed::Request)?;
+    if decoded.ignored > 0 {
+        tracing::debug!(%peer, ignored = decoded.ignored, "bytes after the request body ignored");
+    }
+    let client_id = request
+        .header()
+        .client_id
+        .as_ref()
+        .map_or("", |id| id.as_str())
+        .to_owned();
+    let Some(response) = api::answer(broker, &client_id, decoded.body, version).await else {
+        log(peer, &request, started, "no answer (acks=0)");
+        return Ok(None);
+    };
+    let header = ResponseHeader::default().with_correlation_id(request.correlation_id());
+    let bytes = frame::encode_any_response(&header, &response, version).map_err(Closed::Encode)?;
+    log(peer, &request, started, "answered");
+    Ok(Some(bytes))
+}
+
+/// The one debug line per request.
+fn log(peer: SocketAddr, request: &RequestFrame, started: Instant, outcome: &str) {
+    tracing::debug!(
+        %peer,
+        api = request.api().map_or("unknown", |api| api.name()),
+        version = request.api_version(),
+        correlation_id = request.correlation_id(),
+        client_id = request.header().client_id.as_ref().map_or("", |id| id.as_str()),
+        micros = started.elapsed().as_micros() as u64,
+        "{outcome}"
+    );
+}

@@ -1,0 +1,115 @@
+//! Metadata (with Kafka's auto-creation) and DescribeCluster.
+
+use kafka_wire::{KafkaString, Uuid};
+use kafka_wire_messages::describe_cluster::DescribeClusterBroker;
+use kafka_wire_messages::metadata::{
+    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+};
+use kafka_wire_messages::net::error_code::ErrorCode;
+use kafka_wire_messages::{
+    DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse,
+};
+
+use crate::handlers::topics::valid_topic_name;
+use crate::log::{Topic, LEADER_EPOCH};
+use crate::Broker;
+
+pub fn answer(broker: &Broker, request: MetadataRequest, version: i16) -> MetadataResponse {
+    let config = &broker.config;
+    // Before v4 there is no flag: the broker's setting decides alone.
+    let may_create = config.auto_create && (version < 4 || request.allow_auto_topic_creation);
+    let mut topics = broker.topics();
+    let asked = match request.topics {
+        // v0 has no null: an empty list meant every topic.
+        Some(asked) if !(version == 0 && asked.is_empty()) => asked,
+        _ => {
+            let all = topics
+                .iter()
+                .map(|(name, topic)| described(name, topic, config.node_id))
+                .collect();
+            return response(broker, all);
+        }
+    };
+    let answers = asked
+        .into_iter()
+        .map(|wanted| {
+            let name = match (&wanted.name, wanted.topic_id) {
+                (Some(name), _) => name.as_str().to_owned(),
+                (None, id) => match topics.name_of(&id) {
+                    Some(name) => name.to_owned(),
+                    None => return failed(None, id, ErrorCode::UnknownTopicId),
+                },
+            };
+            if let Some(topic) = topics.get(&name) {
+                return described(&name, topic, config.node_id);
+            }
+            if !valid_topic_name(&name) {
+                return failed(Some(&name), Uuid::ZERO, ErrorCode::InvalidTopicException);
+            }
+            if !may_create {
+                return failed(Some(&name), Uuid::ZERO, ErrorCode::UnknownTopicOrPartition);
+            }
+            // Kafka answers the request that creates a topic with
+            // LEADER_NOT_AVAILABLE and no partitions; the client asks again.
+            let id = topics.create(&name, config.default_partitions as usize);
+            tracing::info!(topic = %name, partitions = config.default_partitions, "auto-created");
+            failed(Some(&name), id, ErrorCode::LeaderNotAvailable)
+        })
+        .collect();
+    drop(topics);
+    response(broker, answers)
+}
+
+fn response(broker: &Broker, topics: Vec<MetadataResponseTopic>) -> MetadataResponse {
+    let config = &broker.config;
+    let mut us = MetadataResponseBroker::default();
+    us.node_id = config.node_id;
+    us.host = config.host.clone();
+    us.port = config.port;
+    let mut response = MetadataResponse::default();
+    response.brokers = vec![us];
+    response.cluster_id = Some(config.cluster_id.clone());
+    response.controller_id = config.node_id;
+    response.topics = topics;
+    response
+}
+
+fn described(name: &str, topic: &Topic, node_id: i32) -> MetadataResponseTopic {
+    let mut answer = failed(Some(name), topic.id, ErrorCode::None);
+    answer.partitions = (0..topic.partitions.len() as i32)
+        .map(|index| {
+            let mut partition = MetadataResponsePartition::default();
+            partition.partition_index = index;
+            partition.leader_id = node_id;
+            partition.leader_epoch = LEADER_EPOCH;
+            partition.replica_nodes = [node_id].into_iter().collect();
+            partition.isr_nodes = [node_id].into_iter().collect();
+            partition
+        })
+        .collect();
+    answer
+}
+
+fn failed(name: Option<&str>, id: Uuid, error: ErrorCode) -> MetadataResponseTopic {
+    let mut answer = MetadataResponseTopic::default();
+    answer.error_code = error.code();
+    answer.name = name.map(KafkaString::from);
+    answer.topic_id = id;
+    answer
+}
+
+pub fn describe_cluster(
+    broker: &Broker,
+    _request: DescribeClusterRequest,
+) -> DescribeClusterResponse {
+    let config = &broker.config;
+    let mut us = DescribeClusterBroker::default();
+    us.broker_id = config.node_id;
+    us.host = config.host.clone();
+    us.port = config.port;
+    let mut response = DescribeClusterResponse::default();
+    response.cluster_id = config.cluster_id.clone();
+    response.controller_id = config.node_id;
+    response.brokers = vec![us];
+    response
+}

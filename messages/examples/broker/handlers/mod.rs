@@ -1,0 +1,26 @@
+//! One module per group of APIs; each turns a request into its response.
+
+pub mod coordinator;
+pub mod fetch;
+pub mod list_offsets;
+pub mod metadata;
+pub mod offsets;
+pub mod produce;
+pub mod producer_id;
+pub mod topics;
+
+use kafka_wire::{KafkaString, Uuid};
+
+use crate::log::Topics;
+
+/// The topic a request names: by ID when it carries one (newer versions), by name
+/// otherwise. `Err` holds the error code for an unknown ID.
+pub fn topic_name(topics: &Topics, name: &KafkaString, id: &Uuid) -> Result<String, i16> {
+    if *id == Uuid::ZERO {
+        return Ok(name.as_str().to_owned());
+    }
+    topics
+        .name_of(id)
+        .map(str::to_owned)
+        .ok_or(kafka_wire_messages::net::error_code::ErrorCode::UnknownTopicId.code())
+}

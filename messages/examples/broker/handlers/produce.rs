@@ -1,0 +1,68 @@
+//! Produce: batches stored as written, offsets assigned by the log.
+
+use kafka_wire_messages::net::error_code::ErrorCode;
+use kafka_wire_messages::produce::{PartitionProduceResponse, TopicProduceResponse};
+use kafka_wire_messages::{ProduceRequest, ProduceResponse};
+
+use crate::handlers::topic_name;
+use crate::Broker;
+
+/// The answer, or `None` for `acks = 0` (Kafka sends nothing back then).
+pub fn answer(broker: &Broker, request: ProduceRequest, version: i16) -> Option<ProduceResponse> {
+    let acks_valid = matches!(request.acks, -1..=1);
+    let mut appended = false;
+    let mut topics = broker.topics();
+    let responses = request
+        .topic_data
+        .into_iter()
+        .map(|data| {
+            let name = topic_name(&topics, &data.name, &data.topic_id);
+            let partitions = data
+                .partition_data
+                .into_iter()
+                .map(|partition| {
+                    let mut answer = PartitionProduceResponse::default();
+                    answer.index = partition.index;
+                    answer.base_offset = -1;
+                    let outcome = match (&name, partition.records) {
+                        _ if !acks_valid => Err(ErrorCode::InvalidRequiredAcks.code()),
+                        (Err(code), _) => Err(*code),
+                        (Ok(_), None) => Err(ErrorCode::InvalidRecord.code()),
+                        (Ok(name), Some(records)) => {
+                            match topics.partition_mut(name, partition.index) {
+                                None => Err(ErrorCode::UnknownTopicOrPartition.code()),
+                                Some(log) => log.append(&records.0).map_err(|e| e.code()),
+                            }
+                        }
+                    };
+                    match outcome {
+                        Ok(base_offset) => {
+                            appended = true;
+                            answer.base_offset = base_offset;
+                        }
+                        Err(code) => answer.error_code = code,
+                    }
+                    answer
+                })
+                .collect();
+            let mut response = TopicProduceResponse::default();
+            // v13 names topics by ID only.
+            if version < 13 {
+                response.name = data.name;
+            }
+            response.topic_id = data.topic_id;
+            response.partition_responses = partitions;
+            response
+        })
+        .collect();
+    drop(topics);
+    if appended {
+        broker.appended.send_modify(|count| *count += 1);
+    }
+    if request.acks == 0 {
+        return None;
+    }
+    let mut response = ProduceResponse::default();
+    response.responses = responses;
+    Some(response)
+}

@@ -1,0 +1,376 @@
+//! The topics and their partition logs, in memory.
+//!
+//! A partition keeps the record batches exactly as producers wrote them. The broker
+//! only assigns offsets, by rewriting each batch's base offset and partition leader
+//! epoch: neither is covered by the batch CRC, which starts at the attributes.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use bytes::{Bytes, BytesMut};
+use kafka_wire::records::{Batches, RecordBatch};
+use kafka_wire::Uuid;
+use kafka_wire_messages::net::error_code::ErrorCode;
+
+/// The leader epoch of every partition: one broker, never re-elected.
+pub const LEADER_EPOCH: i32 = 0;
+
+/// Where the base offset and the partition leader epoch sit in a batch header.
+const BASE_OFFSET: std::ops::Range<usize> = 0..8;
+const LEADER_EPOCH_FIELD: std::ops::Range<usize> = 12..16;
+
+/// How many recent batches per producer are remembered to recognise a retry, as
+/// Kafka does (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`).
+const RETAINED_BATCHES: usize = 5;
+
+/// Every topic, by name, with a second index by topic ID.
+#[derive(Default)]
+pub struct Topics {
+    by_name: BTreeMap<String, Topic>,
+    names_by_id: HashMap<Uuid, String>,
+    ids_made: u64,
+}
+
+/// One topic.
+pub struct Topic {
+    pub id: Uuid,
+    pub partitions: Vec<PartitionLog>,
+}
+
+impl Topics {
+    /// Creates `name` with `partitions` empty partitions and returns its ID.
+    pub fn create(&mut self, name: &str, partitions: usize) -> Uuid {
+        self.ids_made += 1;
+        // Any ID unique in this process will do; mixing in the clock keeps two
+        // broker runs from handing a client the same ID for different topics.
+        let clock = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos() as u64);
+        let id = Uuid::from_u64_pair(clock | 1, self.ids_made);
+        let topic = Topic {
+            id,
+            partitions: (0..partitions).map(|_| PartitionLog::default()).collect(),
+        };
+        self.by_name.insert(name.to_owned(), topic);
+        self.names_by_id.insert(id, name.to_owned());
+        id
+    }
+
+    pub fn delete(&mut self, name: &str) -> Option<Topic> {
+        let topic = self.by_name.remove(name)?;
+        self.names_by_id.remove(&topic.id);
+        Some(topic)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Topic> {
+        self.by_name.get(name)
+    }
+
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut Topic> {
+        self.by_name.get_mut(name)
+    }
+
+    pub fn name_of(&self, id: &Uuid) -> Option<&str> {
+        self.names_by_id.get(id).map(String::as_str)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Topic)> {
+        self.by_name
+            .iter()
+            .map(|(name, topic)| (name.as_str(), topic))
+    }
+
+    /// The partition `partition` of `name`, if both exist.
+    pub fn partition(&self, name: &str, partition: i32) -> Option<&PartitionLog> {
+        let index = usize::try_from(partition).ok()?;
+        self.by_name.get(name)?.partitions.get(index)
+    }
+
+    pub fn partition_mut(&mut self, name: &str, partition: i32) -> Option<&mut PartitionLog> {
+        let index = usize::try_from(partition).ok()?;
+        self.by_name.get_mut(name)?.partitions.get_mut(index)
+    }
+}
+
+/// A batch as stored: the producer's bytes with our offsets written in.
+struct StoredBatch {
+    last_offset: i64,
+    max_timestamp: i64,
+    bytes: Bytes,
+}
+
+/// What an idempotent producer last wrote to one partition.
+#[derive(Default)]
+struct ProducerState {
+    epoch: i16,
+    /// (first sequence, last sequence, base offset) of the latest batches.
+    recent: VecDeque<(i32, i32, i64)>,
+}
+
+/// One partition: its batches in offset order.
+#[derive(Default)]
+pub struct PartitionLog {
+    batches: Vec<StoredBatch>,
+    next_offset: i64,
+    producers: HashMap<i64, ProducerState>,
+}
+
+/// A timestamp lookup's answer, as ListOffsets returns it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FoundOffset {
+    pub offset: i64,
+    pub timestamp: i64,
+}
+
+impl PartitionLog {
+    /// The offset the next record will get (Kafka's log end offset; with one
+    /// replica also the high watermark).
+    pub fn high_watermark(&self) -> i64 {
+        self.next_offset
+    }
+
+    /// The first offset still in the log; nothing is ever deleted here.
+    pub fn log_start_offset(&self) -> i64 {
+        0
+    }
+
+    /// Appends every batch in `records` (the `records` field of one partition of a
+    /// Produce request) and returns the first batch's base offset. The request is
+    /// all or nothing: one bad batch refuses every batch in it, as Kafka does.
+    pub fn append(&mut self, records: &Bytes) -> Result<i64, ErrorCode> {
+        let mut batches = Batches::new(records.clone());
+        let parsed: Vec<RecordBatch> = batches
+            .by_ref()
+            .collect::<Result<_, _>>()
+            .map_err(|_| ErrorCode::CorruptMessage)?;
+        if parsed.is_empty() || batches.partial_tail() != 0 {
+            return Err(ErrorCode::CorruptMessage);
+        }
+        for batch in &parsed {
+            if batch.magic() != 2 {
+                return Err(ErrorCode::UnsupportedForMessageFormat);
+            }
+            batch.verify_crc().map_err(|_| ErrorCode::CorruptMessage)?;
+            if batch.records_count() <= 0 || batch.last_offset_delta() < 0 {
+                return Err(ErrorCode::InvalidRecord);
+            }
+        }
+        if let [only] = parsed.as_slice() {
+            if let Some(offset) = self.duplicate_of(only)? {
+                return Ok(offset);
+            }
+        }
+        let first = self.next_offset;
+        for batch in parsed {
+            self.store(batch);
+        }
+        Ok(first)
+    }
+
+    /// For an idempotent producer's batch: the base offset it was stored at if it
+    /// is a retry, or an error when its sequence does not follow the last one.
+    fn duplicate_of(&self, batch: &RecordBatch) -> Result<Option<i64>, ErrorCode> {
+        if batch.producer_id() < 0 {
+            return Ok(None);
+        }
+        let first = batch.base_sequence();
+        let last = first.wrapping_add(batch.last_offset_delta());
+        let Some(state) = self.producers.get(&batch.producer_id()) else {
+            return if first == 0 {
+                Ok(None)
+            } else {
+                Err(ErrorCode::OutOfOrderSequenceNumber)
+            };
+        };
+        if batch.producer_epoch() < state.epoch {
+            return Err(ErrorCode::InvalidProducerEpoch);
+        }
+        if batch.producer_epoch() > state.epoch {
+            return if first == 0 {
+                Ok(None)
+            } else {
+                Err(ErrorCode::OutOfOrderSequenceNumber)
+            };
+        }
+        if let Some(&(_, _, offset)) = state
+            .recent
+            .iter()
+            .find(|&&(f, l, _)| (f, l) == (first, last))
+        {
+            return Ok(Some(offset));
+        }
+        let expected = state
+            .recent
+            .back()
+            .map_or(0, |&(_, l, _)| if l == i32::MAX { 0 } else { l + 1 });
+        if first == expected {
+            Ok(None)
+        } else {
+            Err(ErrorCode::OutOfOrderSequenceNumber)
+        }
+    }
+
+    fn store(&mut self, batch: RecordBatch) {
+        let base_offset = self.next_offset;
+        let last_offset = base_offset + i64::from(batch.last_offset_delta());
+        if batch.producer_id() >= 0 {
+            let state = self.producers.entry(batch.producer_id()).or_default();
+            if batch.producer_epoch() != state.epoch {
+                state.epoch = batch.producer_epoch();
+                state.recent.clear();
+            }
+            let first = batch.base_sequence();
+            state.recent.push_back((
+                first,
+                first.wrapping_add(batch.last_offset_delta()),
+                base_offset,
+            ));
+            if state.recent.len() > RETAINED_BATCHES {
+                state.recent.pop_front();
+            }
+        }
+        let mut bytes = BytesMut::from(batch.as_bytes().as_ref());
+        bytes[BASE_OFFSET].copy_from_slice(&base_offset.to_be_bytes());
+        bytes[LEADER_EPOCH_FIELD].copy_from_slice(&LEADER_EPOCH.to_be_bytes());
+        self.batches.push(StoredBatch {
+            last_offset,
+            max_timestamp: batch.max_timestamp(),
+            bytes: bytes.freeze(),
+        });
+        self.next_offset = last_offset + 1;
+    }
+
+    /// The batches holding `offset` and after, whole, up to `max_bytes`; with
+    /// `at_least_one`, a first batch larger than that still gets through, as KIP-74
+    /// has it for the first partition of a fetch.
+    pub fn read(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        at_least_one: bool,
+    ) -> Result<Bytes, ErrorCode> {
+        if offset < self.log_start_offset() || offset > self.next_offset {
+            return Err(ErrorCode::OffsetOutOfRange);
+        }
+        let start = self.batches.partition_point(|b| b.last_offset < offset);
+        let mut out = BytesMut::new();
+        for batch in &self.batches[start..] {
+            if (!out.is_empty() || !at_least_one) && out.len() + batch.bytes.len() > max_bytes {
+                break;
+            }
+            out.extend_from_slice(&batch.bytes);
+        }
+        Ok(out.freeze())
+    }
+
+    /// ListOffsets' lookup: `-2` earliest, `-1` latest, `-3` the record with the
+    /// largest timestamp, `-4` earliest local (the same here), or the first record
+    /// whose timestamp is at least `timestamp`.
+    pub fn find_offset(&self, timestamp: i64) -> Result<Option<FoundOffset>, ErrorCode> {
+        let found = |offset| {
+            Some(FoundOffset {
+                offset,
+                timestamp: -1,
+            })
+        };
+        match timestamp {
+            -2 | -4 | -5 => Ok(found(self.log_start_offset())),
+            -1 => Ok(found(self.next_offset)),
+            -3 => {
+                let newest = self.batches.iter().rev().max_by_key(|b| b.max_timestamp);
+                match newest {
+                    Some(batch) => self.first_record_at(batch, batch.max_timestamp, true),
+                    None => Ok(None),
+                }
+            }
+            t if t >= 0 => match self.batches.iter().find(|b| b.max_timestamp >= t) {
+                Some(batch) => self.first_record_at(batch, t, false),
+                None => Ok(None),
+            },
+            _ => Err(ErrorCode::InvalidRequest),
+        }
+    }
+
+    /// The first record in `batch` whose timestamp is `timestamp` (exact) or at
+    /// least `timestamp`.
+    fn first_record_at(
+        &self,
+        batch: &StoredBatch,
+        timestamp: i64,
+        exact: bool,
+    ) -> Result<Option<FoundOffset>, ErrorCode> {
+        let (parsed, _) =
+            RecordBatch::parse(batch.bytes.clone()).map_err(|_| ErrorCode::CorruptMessage)?;
+        let records = parsed.records().map_err(|_| ErrorCode::CorruptMessage)?;
+        for record in records {
+            let record = record.map_err(|_| ErrorCode::CorruptMessage)?;
+            let hit = if exact {
+                record.timestamp == timestamp
+            } else {
+                record.timestamp >= timestamp
+            };
+            if hit {
+                return Ok(Some(FoundOffset {
+                    offset: record.offset,
+                    timestamp: record.timestamp,
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_wire::records::RecordBatchBuilder;
+
+    fn batch(records: usize, timestamp: i64) -> Bytes {
+        let mut builder = RecordBatchBuilder::new(0).base_timestamp(timestamp);
+        for i in 0..records {
+            builder
+                .append(timestamp + i as i64, Some(b"k"), Some(b"v"), &[])
+                .expect("append");
+        }
+        builder.build().expect("build")
+    }
+
+    #[test]
+    fn offsets_are_assigned_by_rewriting_the_base_offset() {
+        let mut log = PartitionLog::default();
+        assert_eq!(log.append(&batch(3, 100)), Ok(0));
+        assert_eq!(log.append(&batch(2, 200)), Ok(3));
+        assert_eq!(log.high_watermark(), 5);
+        let read = log.read(4, 1 << 20, true).expect("read");
+        let (second, rest) = RecordBatch::parse(read).expect("parse");
+        assert!(rest.is_empty());
+        assert_eq!(second.base_offset(), 3);
+        second
+            .verify_crc()
+            .expect("the CRC does not cover the base offset");
+        assert_eq!(log.read(6, 1024, true), Err(ErrorCode::OffsetOutOfRange));
+    }
+
+    #[test]
+    fn lookups_by_timestamp_find_the_first_record_at_or_after() {
+        let mut log = PartitionLog::default();
+        log.append(&batch(3, 100)).expect("append");
+        log.append(&batch(3, 200)).expect("append");
+        let at = |t| log.find_offset(t).expect("lookup").map(|f| f.offset);
+        assert_eq!(at(101), Some(1));
+        assert_eq!(at(150), Some(3));
+        assert_eq!(at(-2), Some(0));
+        assert_eq!(at(-1), Some(6));
+        assert_eq!(at(-3), Some(5));
+        assert_eq!(at(1000), None);
+    }
+
+    #[test]
+    fn a_corrupted_batch_is_refused_whole() {
+        let mut log = PartitionLog::default();
+        let mut bytes = BytesMut::from(batch(2, 0).as_ref());
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        assert_eq!(log.append(&bytes.freeze()), Err(ErrorCode::CorruptMessage));
+        assert_eq!(log.high_watermark(), 0);
+    }
+}

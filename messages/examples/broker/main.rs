@@ -1,0 +1,161 @@
+//! A single-node, in-memory Kafka broker built on kafka-wire: enough of Kafka for
+//! real producers and consumers, consumer groups included.
+//!
+//! ```text
+//! cargo run -p kafka-wire-messages --features tokio --example broker -- --listen 127.0.0.1:9092
+//! kcat -b 127.0.0.1:9092 -P -t orders <<< 'hello'
+//! kcat -b 127.0.0.1:9092 -C -t orders -e
+//! ```
+//!
+//! Options: `--listen HOST:PORT` (default `127.0.0.1:9092`; port 0 picks a free
+//! one), `--advertise HOST:PORT` (the address clients are told, default the bound
+//! one), `--partitions N` (for auto-created topics and CreateTopics without a
+//! count, default 1) and `--no-auto-create`. It prints `listening on ADDRESS` once
+//! bound and logs one line per request at debug level (`RUST_LOG=debug`). SIGINT
+//! or SIGTERM stops it.
+//!
+//! What it serves is listed in `api.rs`; the layout follows a request's way:
+//! `connection.rs` reads frames and answers them in order, `api.rs` picks the
+//! handler, `handlers/` answers each API from the partition logs (`log.rs`) and
+//! the group coordinator (`groups.rs`).
+
+mod api;
+mod config;
+mod connection;
+mod groups;
+mod handlers;
+mod log;
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicI64;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::config::Config;
+use crate::groups::Groups;
+use crate::log::Topics;
+
+/// Everything the connections share.
+pub struct Broker {
+    /// The command line's settings.
+    pub config: Config,
+    /// Every topic and partition log.
+    pub topics: Mutex<Topics>,
+    /// The group coordinator.
+    pub groups: Mutex<Groups>,
+    /// Bumped after every append, to wake Fetch requests waiting for data.
+    pub appended: watch::Sender<u64>,
+    /// The next ID InitProducerId hands out.
+    pub next_producer_id: AtomicI64,
+}
+
+impl Broker {
+    /// The topics; a handler that panicked while holding the lock cannot have left
+    /// them half-written (every change is one call), so a poisoned lock is used.
+    pub fn topics(&self) -> std::sync::MutexGuard<'_, Topics> {
+        self.topics.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The group coordinator, locked (as [`topics`](Self::topics)).
+    pub fn groups(&self) -> std::sync::MutexGuard<'_, Groups> {
+        self.groups.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
+    let options = match config::Options::from_args(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(error) => {
+            eprintln!("broker: {error}\n{}", config::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("broker: cannot start tokio: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(options)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("broker: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(options: config::Options) -> std::io::Result<()> {
+    let listener = TcpListener::bind(&options.listen).await?;
+    let bound = listener.local_addr()?;
+    let config = Config::new(&options, bound);
+    println!("listening on {bound}");
+    std::io::stdout().flush()?;
+    tracing::info!(
+        advertised = %format!("{}:{}", config.host, config.port),
+        "serving Kafka"
+    );
+
+    let broker = Arc::new(Broker {
+        config,
+        topics: Mutex::new(Topics::default()),
+        groups: Mutex::new(Groups::default()),
+        appended: watch::channel(0).0,
+        next_producer_id: AtomicI64::new(1000),
+    });
+    tokio::spawn(expire_group_members(Arc::clone(&broker)));
+
+    let accept = async {
+        loop {
+            match listener.accept().await {
+                Ok((stream, peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    tokio::spawn(connection::serve(Arc::clone(&broker), stream, peer));
+                }
+                // Out of file descriptors and the like: wait, the listener stays.
+                Err(error) => {
+                    tracing::warn!(%error, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    };
+    tokio::select! {
+        () = accept => Ok(()),
+        signal = shutdown_signal() => {
+            tracing::info!("{}, stopping", signal?);
+            Ok(())
+        }
+    }
+}
+
+/// Session and rebalance timeouts need a clock that runs without requests.
+async fn expire_group_members(broker: Arc<Broker>) {
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    loop {
+        tick.tick().await;
+        broker.groups().tick(Instant::now());
+    }
+}
+
+async fn shutdown_signal() -> std::io::Result<&'static str> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut terminate = signal(SignalKind::terminate())?;
+    tokio::select! {
+        result = tokio::signal::ctrl_c() => result.map(|()| "SIGINT"),
+        _ = terminate.recv() => Ok("SIGTERM"),
+    }
+}
