@@ -81,7 +81,9 @@ pub async fn answer(
         }
         Request::Produce(r) => Response::Produce(handlers::produce::answer(broker, r, version)?),
         Request::Fetch(r) => Response::Fetch(handlers::fetch::answer(broker, r, version).await),
-        Request::ListOffsets(r) => Response::ListOffsets(handlers::list_offsets::answer(broker, r)),
+        Request::ListOffsets(r) => {
+            Response::ListOffsets(handlers::list_offsets::answer(broker, r, version))
+        }
         Request::OffsetForLeaderEpoch(r) => {
             Response::OffsetForLeaderEpoch(handlers::list_offsets::leader_epoch(broker, r))
         }

@@ -12,7 +12,7 @@ use kafka_wire_messages::{
 use crate::log::LEADER_EPOCH;
 use crate::Broker;
 
-pub fn answer(broker: &Broker, request: ListOffsetsRequest) -> ListOffsetsResponse {
+pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
     let topics = broker.topics();
     let answers = request
         .topics
@@ -34,7 +34,11 @@ pub fn answer(broker: &Broker, request: ListOffsetsRequest) -> ListOffsetsRespon
                         Ok(Some(found)) => {
                             answer.offset = found.offset;
                             answer.timestamp = found.timestamp;
-                            answer.leader_epoch = LEADER_EPOCH;
+                            // Not ignorable: the field must stay at its default
+                            // where the version has none.
+                            if version >= 4 {
+                                answer.leader_epoch = LEADER_EPOCH;
+                            }
                         }
                         Ok(None) => {}
                         Err(error) => answer.error_code = error.code(),
