@@ -48,6 +48,7 @@ ROOT = os.path.dirname(os.path.dirname(INTEROP))
 sys.path[:0] = [HERE, INTEROP]
 
 import client_runs  # noqa: E402
+import probes  # noqa: E402
 import procs  # noqa: E402
 import report  # noqa: E402
 import setups  # noqa: E402
@@ -211,6 +212,14 @@ def run_setup(ctx, name):
         res["timings"]["start"] = time.time() - t0
         say("   %s (%.1f s)" % (setup.description, res["timings"]["start"]))
 
+        t = time.time()
+        checks = probes.BROKER_CHECKS if name == "kafka-wire" else probes.PROXY_CHECKS
+        res["probe_problems"] = [] if args.direct and name != "kafka-wire" else \
+            probes.run(bootstrap, checks)
+        res["timings"]["probes"] = time.time() - t
+        say("   probes: %s (%.1f s)" % ("; ".join(res["probe_problems"]) or
+                                       "%d passed" % len(checks), res["timings"]["probes"]))
+
         plan = [(p, c) for p in res["producers"] for c in ctx.codecs
                 if c in client_runs.CLIENTS[p][2]]
         topics = [client_runs.topic(p, c) for p, c in plan]
@@ -357,6 +366,7 @@ def evaluate(ctx, res):
                      % (name, len(cells), ", ".join(cells[:4]),
                         ", ..." if len(cells) > 4 else "", lim))
     failures = run_failures + cell_failures
+    failures += ["%s: probe %s" % (name, p) for p in res.get("probe_problems", [])]
     for prob in res["problems"]:
         failures.append("%s: %s" % (name, prob))
     if not ctx.args.direct and name != "kafka-wire" and res["proxy_report"] is None and \

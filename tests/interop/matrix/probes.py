@@ -1,0 +1,187 @@
+"""Connection-level probes the clients do not make on purpose: pipelining, many
+connections at once, a bad frame closing only its own connection, acks=0, and
+ApiVersions at a version the server does not know.
+
+    python3 tests/interop/matrix/probes.py HOST:PORT [--proxy]
+
+run_matrix.py runs them against every setup (our broker directly, our proxy in
+front of tansu and noida-db) before the clients; each problem is a failure.
+Standard library only; requests are written by hand with ../kafka_codec.py, so
+these probes do not depend on the Rust code they check.
+"""
+
+import concurrent.futures as cf
+import os
+import socket
+import struct
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kafka_codec import TAGS, array_len, i16, i32, nullable_string, recv_exact  # noqa: E402
+
+TIMEOUT = 5.0
+UNSUPPORTED_VERSION = 35
+
+
+def request(api_key, version, corr, body, flexible):
+    """A request frame: header v1 (v2 when flexible) and `body`."""
+    header = i16(api_key) + i16(version) + i32(corr) + nullable_string("probe", False)
+    if flexible:
+        header += TAGS
+    payload = header + body
+    return i32(len(payload)) + payload
+
+
+def api_versions(corr, version=3):
+    # v3+: client software name and version, compact strings, then tags.
+    body = b"\x06probe\x021" + TAGS if version >= 3 else b""
+    return request(18, version, corr, body, flexible=version >= 3)
+
+
+def metadata_v1_all(corr):
+    return request(3, 1, corr, i32(-1), flexible=False)  # null topics: all
+
+
+def produce_acks0(corr):
+    """Produce v3, acks 0, one partition of an unknown topic with null records:
+    whatever the outcome, acks=0 gets no answer."""
+    body = (nullable_string(None, False) + i16(0) + i32(1000) + array_len(1, False)
+            + nullable_string("probe-acks0", False) + array_len(1, False) + i32(0) + i32(-1))
+    return request(0, 3, corr, body, flexible=False)
+
+
+def connect(address):
+    host, port = address.rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)), timeout=TIMEOUT)
+    sock.settimeout(TIMEOUT)
+    return sock
+
+
+def read_response(sock):
+    """(correlation id, body after it) of the next response, or None if closed."""
+    size = recv_exact(sock, 4)
+    if size is None:
+        return None
+    n = struct.unpack(">i", size)[0]
+    data = recv_exact(sock, n)
+    if data is None:
+        return None
+    return struct.unpack(">i", data[:4])[0], data[4:]
+
+
+def closed_by_peer(sock):
+    """True if the server closes the connection (rather than answering or
+    leaving it open) within the timeout."""
+    try:
+        return sock.recv(1) == b""
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except socket.timeout:
+        return False
+
+
+def check_pipelining(address):
+    with connect(address) as sock:
+        sock.sendall(api_versions(1) + metadata_v1_all(2) + api_versions(3, version=0))
+        got = [read_response(sock) for _ in range(3)]
+    order = [r[0] if r else None for r in got]
+    if order != [1, 2, 3]:
+        return ["pipelined requests answered as %s, expected correlation ids [1, 2, 3]" % order]
+    return []
+
+
+def check_many_connections(address, n=50):
+    def one(i):
+        with connect(address) as sock:
+            sock.sendall(api_versions(100 + i))
+            got = read_response(sock)
+            return got is not None and got[0] == 100 + i
+    with cf.ThreadPoolExecutor(max_workers=n) as pool:
+        answered = sum(pool.map(one, range(n)))
+    return [] if answered == n else ["%d of %d simultaneous connections answered" % (answered, n)]
+
+
+def closes_only_itself(address, what, frame):
+    """`frame` closes its own connection; a connection opened before it still
+    works."""
+    with connect(address) as good:
+        good.sendall(api_versions(1))
+        if read_response(good) is None:
+            return ["no answer to ApiVersions before the %s" % what]
+        problems = []
+        with connect(address) as bad:
+            bad.sendall(frame)
+            if not closed_by_peer(bad):
+                problems.append("a %s did not close its connection" % what)
+        good.sendall(api_versions(2))
+        got = read_response(good)
+        if got is None or got[0] != 2:
+            problems.append("another connection stopped working after a %s" % what)
+    return problems
+
+
+def check_negative_length(address):
+    return closes_only_itself(address, "negative length prefix", i32(-5) + b"xxxx")
+
+
+def check_truncated_body(address):
+    frame = request(18, 3, 9, b"\x06pro", flexible=True)  # a 5-byte name cut at 3
+    return closes_only_itself(address, "truncated ApiVersions v3 body", frame)
+
+
+def check_acks0(address):
+    with connect(address) as sock:
+        sock.sendall(produce_acks0(1) + api_versions(2))
+        got = read_response(sock)
+    if got is None:
+        return ["connection closed after a Produce with acks=0"]
+    if got[0] != 2:
+        return ["a Produce with acks=0 was answered (correlation id %d)" % got[0]]
+    return []
+
+
+def check_unknown_api_versions(address):
+    """KIP-511: ApiVersions at a version the server lacks gets a v0 body with
+    UNSUPPORTED_VERSION and the server's ApiVersions range."""
+    with connect(address) as sock:
+        sock.sendall(api_versions(7, version=127))
+        got = read_response(sock)
+    if got is None:
+        return ["ApiVersions v127 closed the connection instead of Kafka's v0 answer"]
+    corr, body = got
+    error = struct.unpack(">h", body[:2])[0] if len(body) >= 2 else None
+    if corr != 7 or error != UNSUPPORTED_VERSION:
+        return ["ApiVersions v127 answered with correlation id %d, error %s; expected 7, %d"
+                % (corr, error, UNSUPPORTED_VERSION)]
+    return []
+
+
+# Everything is asked of our broker. Through our proxy only what the proxy
+# itself decides is asked: what a truncated body, acks=0 or an unknown
+# ApiVersions version get is the broker's answer, passed through (noida-db
+# answers acks=0; tansu resets the connection on it and answers ApiVersions v127
+# with error 0).
+BROKER_CHECKS = [check_pipelining, check_many_connections, check_negative_length,
+                 check_truncated_body, check_acks0, check_unknown_api_versions]
+PROXY_CHECKS = [check_pipelining, check_many_connections, check_negative_length]
+
+
+def run(address, checks=BROKER_CHECKS):
+    """The probes against address; a list of problems (empty when all pass)."""
+    problems = []
+    for check in checks:
+        try:
+            problems += ["%s: %s" % (check.__name__, p) for p in check(address)]
+        except OSError as e:
+            problems.append("%s: %r" % (check.__name__, e))
+    return problems
+
+
+if __name__ == "__main__":
+    checks = PROXY_CHECKS if "--proxy" in sys.argv[2:] else BROKER_CHECKS
+    found = run(sys.argv[1], checks)
+    for p in found:
+        print(p)
+    print("%d probes, %d problems" % (len(checks), len(found)))
+    sys.exit(1 if found else 0)
