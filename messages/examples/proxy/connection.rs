@@ -1,0 +1,428 @@
+//! One client connection and its upstream connection: requests flow one way and
+//! responses the other, each frame verified on the way and forwarded in order.
+//!
+//! The bytes forwarded are the bytes received, except for responses whose broker
+//! addresses are rewritten: a frame the proxy cannot read, or whose re-encoding it
+//! does not trust, still goes through as it came, so that verification never breaks
+//! traffic.
+
+use std::io;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use bytes::Bytes;
+use kafka_wire::KafkaString;
+use kafka_wire_messages::net::request_frame::RequestFrame;
+use kafka_wire_messages::net::splitter::FrameSplitter;
+use kafka_wire_messages::{frame, ApiKey, Request};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpStream;
+use tokio::time::timeout;
+use tracing::{debug, info, warn};
+
+use crate::error::{chain, ProxyError};
+use crate::in_flight::{Answer, InFlight, Pending};
+use crate::listener::Proxy;
+use crate::rewrite;
+use crate::routes::{self, BrokerAddress};
+use crate::stats::{api_name, ApiCounts};
+use crate::verify::{self, hex, Check, DecodedResponse};
+
+/// How long to wait for the upstream broker to accept the connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// After a client closes its side, how long responses still in flight are awaited
+/// before the pair is closed anyway.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest response frame accepted from a broker. Larger than the 100 MiB
+/// allowed of clients: a Fetch response is as large as the client asked for, and
+/// the broker is the trusted side; still bounded, so a broken broker cannot make
+/// the proxy buffer 2 GiB per connection.
+const MAX_RESPONSE_FRAME: usize = 1024 * 1024 * 1024;
+
+/// Read in chunks of at least this much when no frame is partly buffered (the
+/// splitter reserves room for the rest of a frame it has started).
+const READ_CHUNK: usize = 16 * 1024;
+
+/// How much of a frame a mismatch's debug log shows as hex.
+const HEX_LOG_LIMIT: usize = 4096;
+
+/// Forwards between `client` and a new connection to `upstream` until either side
+/// closes or fails; then both are closed (by dropping them).
+pub async fn run(client: TcpStream, upstream: BrokerAddress, proxy: Arc<Proxy>) {
+    let connect = TcpStream::connect((upstream.host(), upstream.port()));
+    let server = match timeout(CONNECT_TIMEOUT, connect).await {
+        Ok(Ok(server)) => server,
+        // Returning drops the client, which closes it: without a broker there is
+        // nothing to forward to.
+        Ok(Err(error)) => {
+            warn!("cannot connect upstream: {}", chain(&error));
+            return;
+        }
+        Err(_) => {
+            warn!("cannot connect upstream: {}", ProxyError::ConnectTimeout);
+            return;
+        }
+    };
+    // Kafka is request and response: Nagle's algorithm would hold small frames back
+    // waiting for an acknowledgement that only the answer brings.
+    for socket in [&client, &server] {
+        if let Err(error) = socket.set_nodelay(true) {
+            debug!("cannot set TCP_NODELAY: {error}");
+        }
+    }
+    debug!("connected");
+
+    let in_flight = Mutex::new(InFlight::default());
+    let (client_read, client_write) = client.into_split();
+    let (server_read, server_write) = server.into_split();
+    let requests = forward_requests(client_read, server_write, &proxy, &in_flight);
+    let responses = forward_responses(server_read, client_write, &proxy, &in_flight);
+    tokio::pin!(requests, responses);
+
+    tokio::select! {
+        end = &mut requests => match end {
+            // The client closed its side, and the broker has been told. Kafka
+            // clients wait for nothing after that, but one could: let the answers
+            // to requests already sent through.
+            Ok(()) if lock(&in_flight).is_empty() => debug!("client closed"),
+            Ok(()) => {
+                let waiting = lock(&in_flight).len();
+                debug!(waiting, "client closed its side; forwarding the responses in flight");
+                match timeout(DRAIN_TIMEOUT, responses).await {
+                    Ok(end) => log_end(BROKER_TO_CLIENT, end),
+                    Err(_) => info!("responses in flight not all answered in {DRAIN_TIMEOUT:?}"),
+                }
+            }
+            Err(error) => log_end(CLIENT_TO_BROKER, Err(error)),
+        },
+        end = &mut responses => log_end(BROKER_TO_CLIENT, end),
+    }
+}
+
+/// One direction of a pair: who sends, who receives.
+type Direction = (&'static str, &'static str);
+const CLIENT_TO_BROKER: Direction = ("client", "broker");
+const BROKER_TO_CLIENT: Direction = ("broker", "client");
+
+/// Logs how one direction ended: a bad frame is the sender's fault and worth a
+/// warning; a socket error on either end is routine (resets happen).
+fn log_end((from, to): Direction, end: Result<(), ProxyError>) {
+    match end {
+        Ok(()) => debug!("{from} closed"),
+        Err(error @ ProxyError::BadFrame(_)) => {
+            warn!("{from} sent a bad frame, closing: {}", chain(&error));
+        }
+        Err(error) => info!(
+            "forwarding {from} -> {to} failed, closing: {}",
+            chain(&error)
+        ),
+    }
+}
+
+/// A poisoned lock means a panic elsewhere; the queue itself is still consistent
+/// (every update is one call), so carry on rather than panic here too.
+fn lock(in_flight: &Mutex<InFlight>) -> MutexGuard<'_, InFlight> {
+    in_flight.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Reads more of the stream into `splitter`; false at the end of the stream.
+async fn read_more(
+    from: &mut (impl AsyncRead + Unpin),
+    splitter: &mut FrameSplitter,
+) -> io::Result<bool> {
+    let buf = splitter.buffer_mut();
+    if buf.capacity() - buf.len() < READ_CHUNK / 4 {
+        buf.reserve(READ_CHUNK);
+    }
+    Ok(from.read_buf(buf).await? > 0)
+}
+
+/// Client → broker: splits the client's stream into request frames, verifies each,
+/// records it as in flight, and forwards it unchanged.
+async fn forward_requests(
+    mut from: OwnedReadHalf,
+    mut to: OwnedWriteHalf,
+    proxy: &Proxy,
+    in_flight: &Mutex<InFlight>,
+) -> Result<(), ProxyError> {
+    // The default maximum (100 MiB, Kafka's socket.request.max.bytes): a client's
+    // negative or larger length prefix ends this connection, and only this one.
+    let mut splitter = FrameSplitter::new();
+    loop {
+        while let Some(frame) = splitter.next_frame()? {
+            on_request(&frame, proxy, in_flight);
+            to.write_all(&frame).await?;
+        }
+        if !read_more(&mut from, &mut splitter).await? {
+            if splitter.buffered() > 0 {
+                debug!(bytes = splitter.buffered(), "client closed mid-frame");
+            }
+            // Pass the end of the requests on, as the client meant it.
+            to.shutdown().await?;
+            return Ok(());
+        }
+    }
+}
+
+/// Verifies and counts one request frame, and records it as awaiting a response
+/// unless it gets none.
+fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
+    let bytes = frame.len() as u64;
+    let parsed = match RequestFrame::parse(frame) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            // Not even a header: there is no correlation id to await an answer for.
+            // Count it under the key its first bytes name (-1 if too short).
+            let key = frame
+                .get(4..6)
+                .and_then(|b| <[u8; 2]>::try_from(b).ok())
+                .map_or(-1, i16::from_be_bytes);
+            warn!(
+                api = api_name(key),
+                key,
+                "request header does not decode (forwarded as is): {}",
+                chain(&error)
+            );
+            debug!(original = %hex(frame, HEX_LOG_LIMIT), "request frame");
+            proxy.stats.count(key, |counts| {
+                counts.add(&ApiCounts {
+                    requests: 1,
+                    request_bytes: bytes,
+                    decode_failures: 1,
+                    ..ApiCounts::default()
+                });
+            });
+            return;
+        }
+    };
+    let (key, version, correlation_id) = (
+        parsed.api_key(),
+        parsed.api_version(),
+        parsed.correlation_id(),
+    );
+    let api = api_name(key);
+    let mut counts = ApiCounts {
+        requests: 1,
+        request_bytes: bytes,
+        ..ApiCounts::default()
+    };
+    let check = verify::request(frame, &parsed);
+    let answer = match &check {
+        Check::Verified { decoded, .. } | Check::Mismatch { decoded, .. } => match &decoded.body {
+            // acks = 0: the broker answers nothing.
+            Request::Produce(produce) if produce.acks == 0 => None,
+            _ => Some(Answer::Expected),
+        },
+        Check::Undecodable(_) if key == ApiKey::Produce.key() => Some(Answer::Unknown),
+        Check::Undecodable(_) => Some(Answer::Expected),
+    };
+    match &check {
+        Check::Verified { decoded, canonical } => {
+            debug!(
+                correlation_id,
+                api,
+                version,
+                bytes,
+                ignored = decoded.ignored,
+                canonical,
+                "request"
+            );
+        }
+        Check::Mismatch { why, reencoded, .. } => {
+            counts.mismatches = 1;
+            warn!(
+                correlation_id,
+                api, version, bytes, "request mismatch: {why}"
+            );
+            log_hex(frame, reencoded.as_ref());
+        }
+        Check::Undecodable(why) => {
+            counts.decode_failures = 1;
+            warn!(
+                correlation_id,
+                api, version, bytes, "request does not decode (forwarded as is): {why}"
+            );
+            log_hex(frame, None);
+        }
+    }
+    if let Some(answer) = answer {
+        lock(in_flight).push(Pending {
+            correlation_id,
+            api_key: key,
+            version,
+            answer,
+        });
+    }
+    proxy.stats.count(key, |total| total.add(&counts));
+}
+
+/// Broker → client: splits the broker's stream into response frames, reads each by
+/// its request's API and version, verifies it, rewrites broker addresses, and
+/// forwards it.
+async fn forward_responses(
+    mut from: OwnedReadHalf,
+    mut to: OwnedWriteHalf,
+    proxy: &Arc<Proxy>,
+    in_flight: &Mutex<InFlight>,
+) -> Result<(), ProxyError> {
+    let mut splitter = FrameSplitter::with_max_frame_size(MAX_RESPONSE_FRAME);
+    loop {
+        while let Some(frame) = splitter.next_frame()? {
+            let out = on_response(frame, proxy, in_flight).await;
+            to.write_all(&out).await?;
+        }
+        if !read_more(&mut from, &mut splitter).await? {
+            if splitter.buffered() > 0 {
+                debug!(bytes = splitter.buffered(), "upstream closed mid-frame");
+            }
+            return Ok(());
+        }
+    }
+}
+
+/// Verifies and counts one response frame; returns the frame to forward (the
+/// original, or one with broker addresses rewritten).
+async fn on_response(frame: Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlight>) -> Bytes {
+    let bytes = frame.len() as u64;
+    let correlation_id = match frame::response_correlation_id(&frame) {
+        Ok(correlation_id) => correlation_id,
+        Err(error) => {
+            warn!(
+                "response too short to have a correlation id: {}",
+                chain(&error)
+            );
+            proxy.stats.count_unmatched();
+            return frame;
+        }
+    };
+    let answered = lock(in_flight).answer(correlation_id);
+    let Some(pending) = answered else {
+        warn!(
+            correlation_id,
+            bytes, "response answers no request in flight (forwarded unread)"
+        );
+        proxy.stats.count_unmatched();
+        return frame;
+    };
+    let (key, version) = (pending.api_key, pending.version);
+    let api = api_name(key);
+    let mut counts = ApiCounts {
+        responses: 1,
+        response_bytes: bytes,
+        ..ApiCounts::default()
+    };
+    let out = match verify::response(&frame, key, version) {
+        Check::Verified { decoded, canonical } => {
+            let read_at = decoded.version;
+            let rewritten = match rewrite_addresses(decoded, proxy).await {
+                Ok(rewritten) => rewritten,
+                Err(error) => {
+                    warn!(
+                        correlation_id,
+                        api,
+                        version,
+                        "cannot rewrite broker addresses (forwarded as is): {}",
+                        chain(&error)
+                    );
+                    None
+                }
+            };
+            debug!(
+                correlation_id,
+                api,
+                version,
+                read_at,
+                bytes,
+                canonical,
+                rewritten = rewritten.is_some(),
+                "response"
+            );
+            match rewritten {
+                Some(rewritten) => {
+                    counts.rewrites = 1;
+                    rewritten
+                }
+                None => frame,
+            }
+        }
+        Check::Mismatch {
+            mut decoded,
+            why,
+            reencoded,
+        } => {
+            counts.mismatches = 1;
+            warn!(
+                correlation_id,
+                api, version, bytes, "response mismatch: {why}"
+            );
+            log_hex(&frame, reencoded.as_ref());
+            // The re-encoding is what failed, so a rewritten frame cannot be
+            // trusted either: the client gets the broker's own addresses.
+            if !rewrite::endpoints(&mut decoded.body, decoded.version).is_empty() {
+                warn!(
+                    api,
+                    version, "broker addresses not rewritten: the client may bypass the proxy"
+                );
+            }
+            frame
+        }
+        Check::Undecodable(why) => {
+            counts.decode_failures = 1;
+            warn!(
+                correlation_id,
+                api, version, bytes, "response does not decode (forwarded as is): {why}"
+            );
+            log_hex(&frame, None);
+            frame
+        }
+    };
+    proxy.stats.count(key, |total| total.add(&counts));
+    out
+}
+
+/// The original frame (and the re-encoded one) in hex at debug level: enough to
+/// reproduce a mismatch or a decode failure without a packet capture.
+fn log_hex(original: &Bytes, reencoded: Option<&Bytes>) {
+    debug!(original = %hex(original, HEX_LOG_LIMIT), "frame as received");
+    if let Some(reencoded) = reencoded {
+        debug!(reencoded = %hex(reencoded, HEX_LOG_LIMIT), "frame as re-encoded");
+    }
+}
+
+/// Points every broker address in `decoded` at the local listener for that broker
+/// (opening listeners as needed); returns the re-encoded frame, or `None` when no
+/// address changed (the original bytes then go through).
+async fn rewrite_addresses(
+    mut decoded: DecodedResponse,
+    proxy: &Arc<Proxy>,
+) -> Result<Option<Bytes>, ProxyError> {
+    let mut changed = false;
+    for endpoint in rewrite::endpoints(&mut decoded.body, decoded.version) {
+        let upstream = match BrokerAddress::new(endpoint.host, *endpoint.port) {
+            Ok(upstream) => upstream,
+            Err(error) => {
+                // Not connectable through the proxy or otherwise; leave it as the
+                // broker wrote it and rewrite the rest.
+                warn!(host = %endpoint.host, "broker address left as is: {}", chain(&error));
+                continue;
+            }
+        };
+        let local = routes::local_for(proxy, &upstream).await?;
+        let host = KafkaString::from(local.ip().to_string());
+        let port = i32::from(local.port());
+        if *endpoint.host != host || *endpoint.port != port {
+            *endpoint.host = host;
+            *endpoint.port = port;
+            changed = true;
+        }
+    }
+    if !changed {
+        return Ok(None);
+    }
+    // Same header, same version: only the addresses differ from what came in.
+    let rewritten = frame::encode_any_response(&decoded.header, &decoded.body, decoded.version)?;
+    Ok(Some(rewritten))
+}

@@ -1,0 +1,65 @@
+//! Accepting clients: one accept loop per local listener, each forwarding to one
+//! upstream broker, and the state all of them share.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tracing::{info_span, warn, Instrument};
+
+use crate::connection;
+use crate::error::chain;
+use crate::routes::{BrokerAddress, Routes};
+use crate::stats::Stats;
+
+/// What every listener and connection shares.
+#[derive(Debug)]
+pub struct Proxy {
+    /// The counts reported at the end.
+    pub stats: Stats,
+    /// Which local listener stands for which broker.
+    pub routes: Routes,
+    /// Numbers connections for the logs.
+    next_connection: AtomicU64,
+}
+
+impl Proxy {
+    /// A proxy with nothing counted yet.
+    pub fn new(routes: Routes) -> Self {
+        Proxy {
+            stats: Stats::default(),
+            routes,
+            next_connection: AtomicU64::new(1),
+        }
+    }
+}
+
+/// Accepts clients on `listener` for ever, on a task of its own, each client on its
+/// own task forwarding to `upstream`.
+///
+/// A plain function rather than an `async fn` spawned by its callers: connections
+/// open listeners (for brokers they learn of), so the accept loop's future would
+/// otherwise contain itself, and the compiler could not tell whether it is `Send`.
+pub fn spawn(listener: TcpListener, upstream: BrokerAddress, proxy: Arc<Proxy>) {
+    tokio::spawn(serve(listener, upstream, proxy));
+}
+
+async fn serve(listener: TcpListener, upstream: BrokerAddress, proxy: Arc<Proxy>) {
+    loop {
+        match listener.accept().await {
+            Ok((client, peer)) => {
+                let id = proxy.next_connection.fetch_add(1, Ordering::Relaxed);
+                let span = info_span!("conn", id, client = %peer, upstream = %upstream);
+                let task = connection::run(client, upstream.clone(), Arc::clone(&proxy));
+                tokio::spawn(task.instrument(span));
+            }
+            Err(error) => {
+                // Typically out of file descriptors: the listener still works once
+                // connections close, so wait a little rather than spin or give up.
+                warn!(upstream = %upstream, "accept failed: {}", chain(&error));
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! A verifying Kafka proxy: forwards Kafka clients to a broker, decodes every
+//! request and response on the way with `kafka-wire-messages`, checks that each
+//! decoded value re-encodes to the same value, and counts what it saw per API.
+//!
+//! ```text
+//! cargo run -p kafka-wire-messages --features tokio --example proxy -- \
+//!     --listen 127.0.0.1:9192 --upstream 127.0.0.1:9092 \
+//!     [--report report.json] [--broker-ports 9193-9199]
+//! ```
+//!
+//! - Prints `listening on 127.0.0.1:PORT` once bound (`--listen 127.0.0.1:0` picks a
+//!   free port), then logs to stderr (`RUST_LOG`, default `info`; `debug` logs
+//!   every frame, and the hex of any frame that fails verification).
+//! - Broker addresses in Metadata, FindCoordinator and DescribeCluster responses are
+//!   rewritten to local ports, one listener per broker, so that clients connect
+//!   only through the proxy. The bootstrap broker is reached through `--listen`;
+//!   each other broker gets a listener when a response first names it, on a free
+//!   port (of `--broker-ports` if given).
+//! - A frame that does not decode, or whose re-encoding reads back differently, is
+//!   logged at warn and forwarded as it came.
+//! - On SIGINT or SIGTERM it prints a table of frames, bytes, mismatches, decode
+//!   failures and rewrites per API, writes the same as JSON to `--report FILE` if
+//!   given, and exits 0.
+//!
+//! Layout: `main.rs` (command line, signals, report), `listener.rs` (accept loops
+//! and shared state), `connection.rs` (forwarding one client), `in_flight.rs`
+//! (matching responses to requests), `verify.rs` (decode, re-encode, compare),
+//! `rewrite.rs` (where responses name brokers), `routes.rs` (broker → local
+//! listener), `stats.rs` (counts, table, JSON), `error.rs`.
+#![forbid(unsafe_code)]
+
+mod connection;
+mod error;
+mod in_flight;
+mod listener;
+mod rewrite;
+mod routes;
+mod stats;
+mod verify;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tracing::info;
+use tracing_subscriber::EnvFilter;
+
+use crate::error::{chain, ProxyError};
+use crate::listener::Proxy;
+use crate::routes::{BrokerAddress, Routes};
+use crate::stats::Stats;
+
+const USAGE: &str = "usage: proxy --listen IP:PORT --upstream HOST:PORT [--report FILE] \
+                     [--broker-ports FROM-TO]";
+
+/// The command line.
+#[derive(Debug)]
+struct Args {
+    /// Where clients connect (the bootstrap upstream's stand-in).
+    listen: SocketAddr,
+    /// The bootstrap broker.
+    upstream: BrokerAddress,
+    /// Where to write the JSON report.
+    report: Option<PathBuf>,
+    /// The ports listeners for other brokers may take.
+    broker_ports: Option<RangeInclusive<u16>>,
+}
+
+/// Reads the command line; `Ok(None)` when help was asked for.
+fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, ProxyError> {
+    let mut listen = None;
+    let mut upstream = None;
+    let mut report = None;
+    let mut broker_ports = None;
+    while let Some(arg) = args.next() {
+        let arg = arg
+            .into_string()
+            .map_err(|arg| ProxyError::Usage(format!("{arg:?} is not UTF-8")))?;
+        // `--flag value` and `--flag=value` both work.
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) => (flag.to_owned(), Some(OsString::from(value))),
+            None => (arg, None),
+        };
+        if flag == "-h" || flag == "--help" {
+            return Ok(None);
+        }
+        let value = inline
+            .or_else(|| args.next())
+            .ok_or_else(|| ProxyError::Usage(format!("{flag} needs a value")))?;
+        let text = value.to_str().unwrap_or_default().to_owned();
+        match flag.as_str() {
+            "--listen" => {
+                let address = text
+                    .parse()
+                    .map_err(|_| ProxyError::Usage(format!("--listen {text:?} is not IP:PORT")))?;
+                listen = Some(address);
+            }
+            "--upstream" => upstream = Some(BrokerAddress::parse(&text)?),
+            "--report" => report = Some(PathBuf::from(value)),
+            "--broker-ports" => broker_ports = Some(parse_ports(&text)?),
+            _ => return Err(ProxyError::Usage(format!("unknown argument {flag:?}"))),
+        }
+    }
+    Ok(Some(Args {
+        listen: listen.ok_or_else(|| ProxyError::Usage("--listen is required".into()))?,
+        upstream: upstream.ok_or_else(|| ProxyError::Usage("--upstream is required".into()))?,
+        report,
+        broker_ports,
+    }))
+}
+
+/// Parses `FROM-TO` (or a single port).
+fn parse_ports(text: &str) -> Result<RangeInclusive<u16>, ProxyError> {
+    let bad = || ProxyError::Usage(format!("--broker-ports {text:?} is not FROM-TO"));
+    let (from, to) = text.split_once('-').unwrap_or((text, text));
+    let from: u16 = from.trim().parse().map_err(|_| bad())?;
+    let to: u16 = to.trim().parse().map_err(|_| bad())?;
+    if from == 0 || from > to {
+        return Err(bad());
+    }
+    Ok(from..=to)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args_os().skip(1)) {
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            eprintln!("proxy: {}\n{USAGE}", chain(&error));
+            return ExitCode::from(2);
+        }
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // try_init: a subscriber already set is not worth dying for.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("proxy: cannot start the runtime: {}", chain(&error));
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(run(args));
+    // Connections still open are dropped, not waited for: the report is out and the
+    // process is ending.
+    runtime.shutdown_background();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("proxy: {}", chain(&error));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Listens, forwards until SIGINT or SIGTERM, then reports.
+async fn run(args: Args) -> Result<(), ProxyError> {
+    // Handlers are installed before the "listening" line: whoever reads it may
+    // signal at once, and the default action would kill the proxy without a report.
+    let shutdown = Shutdown::install()?;
+    let listener = TcpListener::bind(args.listen).await?;
+    let listen = listener.local_addr()?;
+    let proxy = Arc::new(Proxy::new(Routes::new(
+        args.upstream.clone(),
+        listen,
+        args.broker_ports,
+    )));
+
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "listening on {listen}")?;
+    stdout.flush()?;
+    drop(stdout);
+    info!(%listen, upstream = %args.upstream, "proxying");
+    listener::spawn(listener, args.upstream, Arc::clone(&proxy));
+
+    let signal = shutdown.wait().await;
+    info!("{signal}: stopping");
+    report(&proxy.stats, args.report.as_deref())
+}
+
+/// Prints the table and writes the JSON report.
+fn report(stats: &Stats, path: Option<&Path>) -> Result<(), ProxyError> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(stats.table().as_bytes())?;
+    stdout.flush()?;
+    if let Some(path) = path {
+        std::fs::write(path, stats.json())?;
+        info!(path = %path.display(), "report written");
+    }
+    Ok(())
+}
+
+/// The signals that stop the proxy.
+struct Shutdown {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl Shutdown {
+    /// Takes over SIGINT and SIGTERM (Ctrl-C elsewhere) from now on.
+    fn install() -> Result<Self, ProxyError> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Ok(Shutdown {
+                interrupt: signal(SignalKind::interrupt())?,
+                terminate: signal(SignalKind::terminate())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Shutdown {})
+    }
+
+    /// Waits for the first of them; returns its name.
+    async fn wait(mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.interrupt.recv() => "SIGINT",
+                _ = self.terminate.recv() => "SIGTERM",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
+    }
+}

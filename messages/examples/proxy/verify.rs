@@ -1,0 +1,278 @@
+//! Semantic verification of one frame: decode it, re-encode the value, decode the
+//! re-encoded bytes, and require the same value back.
+//!
+//! Why values and not bytes: real brokers write non-canonical bytes that mean the
+//! same thing (tansu writes tagged fields that hold their defaults, which Kafka
+//! leaves out), so the re-encoded bytes may differ from the original while the
+//! message is the same. What must hold is that this crate reads what it writes.
+
+use std::fmt::{self, Write as _};
+
+use bytes::Bytes;
+use kafka_wire_messages::net::negotiation::read_api_versions_response;
+use kafka_wire_messages::net::request_frame::{RequestFrame, TrailingBytes};
+use kafka_wire_messages::{
+    frame, ApiKey, FrameError, Request, RequestHeader, Response, ResponseHeader,
+};
+
+use crate::error::chain;
+
+/// A request as read.
+#[derive(Debug)]
+pub struct DecodedRequest {
+    /// Its header.
+    pub header: RequestHeader,
+    /// Its body.
+    pub body: Request,
+    /// Bytes after the body, skipped as Kafka's broker skips them (librdkafka 2.16
+    /// sends three after a MetadataRequest v12).
+    pub ignored: usize,
+}
+
+/// A response as read.
+#[derive(Debug)]
+pub struct DecodedResponse {
+    /// Its header.
+    pub header: ResponseHeader,
+    /// Its body.
+    pub body: Response,
+    /// The version the body was read at: the request's, except for an ApiVersions
+    /// response a broker wrote at v0 because it lacks the version asked.
+    pub version: i16,
+}
+
+/// The outcome of verifying a frame.
+#[derive(Debug)]
+pub enum Check<T> {
+    /// Decoded, and the re-encoding decodes to the same value.
+    Verified {
+        /// What was decoded.
+        decoded: T,
+        /// Whether the re-encoding is also the same bytes. Not required (real
+        /// brokers write non-canonical bytes), but worth a log field: it shows
+        /// where byte comparison would have cried wolf.
+        canonical: bool,
+    },
+    /// Decoded, but the re-encoding does not give the same value back.
+    Mismatch {
+        /// What was decoded from the original bytes.
+        decoded: T,
+        /// What went wrong.
+        why: String,
+        /// The re-encoded frame, when encoding worked.
+        reencoded: Option<Bytes>,
+    },
+    /// Did not decode.
+    Undecodable(String),
+}
+
+/// Verifies a request, `frame` as received and `parsed` its header.
+///
+/// The body is read tolerantly ([`TrailingBytes::Ignore`]), as a broker reads it: a
+/// proxy that refused what brokers accept would fail real clients. The re-encoded
+/// frame is then read strictly, since it is ours.
+pub fn request(frame: &Bytes, parsed: &RequestFrame) -> Check<DecodedRequest> {
+    let read = match parsed.decode::<Request>(TrailingBytes::Ignore) {
+        Ok(read) => read,
+        Err(error) => return Check::Undecodable(chain(&error)),
+    };
+    let decoded = DecodedRequest {
+        header: parsed.header().clone(),
+        body: read.body,
+        ignored: read.ignored,
+    };
+    let reencoded = match frame::encode_any_request(&decoded.header, &decoded.body) {
+        Ok(bytes) => bytes,
+        Err(error) => return cannot_reencode(decoded, &error),
+    };
+    let why = match frame::decode_any_request(&reencoded) {
+        Err(error) => format!("the re-encoded frame does not decode: {}", chain(&error)),
+        Ok((header, _)) if header != decoded.header => {
+            format!("the re-encoded header reads back as {header:?}")
+        }
+        Ok((_, body)) if body != decoded.body => {
+            format!(
+                "the re-encoded body reads back differently: {}",
+                difference(&decoded.body, &body)
+            )
+        }
+        Ok(_) => {
+            return Check::Verified {
+                decoded,
+                canonical: reencoded == frame,
+            }
+        }
+    };
+    Check::Mismatch {
+        decoded,
+        why,
+        reencoded: Some(reencoded),
+    }
+}
+
+/// Verifies a response to a request with `api_key` made at `version`.
+pub fn response(frame: &Bytes, api_key: i16, version: i16) -> Check<DecodedResponse> {
+    let api = match ApiKey::from_i16(api_key) {
+        Ok(api) => api,
+        Err(error) => return Check::Undecodable(chain(&error)),
+    };
+    let decoded = match read_response(frame, api, version) {
+        Ok(decoded) => decoded,
+        Err(error) => return Check::Undecodable(chain(&error)),
+    };
+    let reencoded =
+        match frame::encode_any_response(&decoded.header, &decoded.body, decoded.version) {
+            Ok(bytes) => bytes,
+            Err(error) => return cannot_reencode(decoded, &error),
+        };
+    let why = match frame::decode_any_response(&reencoded, api, decoded.version) {
+        Err(error) => format!("the re-encoded frame does not decode: {}", chain(&error)),
+        Ok((header, _)) if header != decoded.header => {
+            format!("the re-encoded header reads back as {header:?}")
+        }
+        Ok((_, body)) if body != decoded.body => {
+            format!(
+                "the re-encoded body reads back differently: {}",
+                difference(&decoded.body, &body)
+            )
+        }
+        Ok(_) => {
+            return Check::Verified {
+                decoded,
+                canonical: reencoded == frame,
+            }
+        }
+    };
+    Check::Mismatch {
+        decoded,
+        why,
+        reencoded: Some(reencoded),
+    }
+}
+
+fn cannot_reencode<T>(decoded: T, error: &FrameError) -> Check<T> {
+    Check::Mismatch {
+        decoded,
+        why: format!("the decoded value does not re-encode: {}", chain(error)),
+        reencoded: None,
+    }
+}
+
+/// Reads a response frame strictly (every byte must belong to the body).
+fn read_response(frame: &Bytes, api: ApiKey, version: i16) -> Result<DecodedResponse, FrameError> {
+    if api != ApiKey::ApiVersions {
+        let (header, body) = frame::decode_any_response(frame, api, version)?;
+        return Ok(DecodedResponse {
+            header,
+            body,
+            version,
+        });
+    }
+    // ApiVersions: header v0 whatever the version (KIP-511), and a broker that lacks
+    // the version asked answers with a v0 body carrying error 35, which the client
+    // reads and retries from. That is the protocol working, not a mismatch.
+    let (header, body) = frame::split_response(frame, api.response_header_version(version))?;
+    let (body, read_at) = read_api_versions_response(&body, version)?;
+    Ok(DecodedResponse {
+        header,
+        body: Response::ApiVersions(body),
+        version: read_at,
+    })
+}
+
+/// Where two values' `Debug` forms first differ, with some context: enough to name
+/// the field of a mismatch without printing a whole Fetch response.
+fn difference(original: &impl fmt::Debug, reread: &impl fmt::Debug) -> String {
+    const CONTEXT: usize = 60;
+    let original: Vec<char> = format!("{original:?}").chars().collect();
+    let reread: Vec<char> = format!("{reread:?}").chars().collect();
+    let at = original
+        .iter()
+        .zip(&reread)
+        .position(|(a, b)| a != b)
+        .unwrap_or(original.len().min(reread.len()));
+    let start = at.saturating_sub(CONTEXT);
+    let window = |text: &[char]| -> String {
+        text.iter()
+            .skip(start)
+            .take(2 * CONTEXT)
+            .collect::<String>()
+    };
+    format!(
+        "at character {at}, decoded …{}… but re-read …{}…",
+        window(&original),
+        window(&reread)
+    )
+}
+
+/// Up to `max` bytes of `bytes` as hex, for logs that let a mismatch be replayed.
+pub fn hex(bytes: &[u8], max: usize) -> String {
+    let mut out = String::with_capacity(2 * bytes.len().min(max) + 16);
+    for byte in bytes.iter().take(max) {
+        let _ = write!(out, "{byte:02x}");
+    }
+    if bytes.len() > max {
+        let _ = write!(out, "… ({} bytes)", bytes.len());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unhex(hex: &str) -> Bytes {
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect::<Vec<u8>>()
+            .into()
+    }
+
+    /// tansu 0.6.0's answer to librdkafka 2.16's FetchRequest v16 (correlation id 8),
+    /// read off the socket with strace on 2026-11-30: it ends with tag 0
+    /// (NodeEndpoints) holding an empty array, its default, which Kafka leaves out.
+    const TANSU_FETCH_V16: &str = "000000700000000800000000000000000000000201a22e82cdde7732\
+        a7cae2b604bef5550300000002000000000000000000000000000000000000000000000000000001ffff\
+        ffff010000000003000000000000000000010000000000000001000000000000000001ffffffff010000\
+        01000101";
+
+    #[test]
+    fn non_canonical_bytes_with_the_same_meaning_verify() {
+        let frame = unhex(TANSU_FETCH_V16);
+        match response(&frame, 1, 16) {
+            Check::Verified { decoded, canonical } => {
+                assert!(!canonical);
+                assert_eq!(decoded.header.correlation_id, 8);
+                assert!(matches!(decoded.body, Response::Fetch(_)));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_api_versions_v0_fallback_is_not_a_mismatch() {
+        // noida-db 0.2.3's answer to ApiVersions v9: a v0 body with error 35.
+        let frame = unhex("0000001000000007002300000001001200000003");
+        match response(&frame, 18, 9) {
+            Check::Verified { decoded, canonical } => {
+                assert!(canonical);
+                assert_eq!(decoded.version, 0);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn garbage_is_undecodable_not_a_panic() {
+        let frame = unhex("00000007000000010000ff");
+        assert!(matches!(response(&frame, 3, 12), Check::Undecodable(_)));
+        assert!(matches!(response(&frame, 999, 0), Check::Undecodable(_)));
+    }
+
+    #[test]
+    fn difference_points_at_the_first_change() {
+        let text = difference(&"port: 9092, host", &"port: 9093, host");
+        assert!(text.starts_with("at character 10,"), "{text}");
+    }
+}
