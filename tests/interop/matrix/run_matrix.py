@@ -187,6 +187,19 @@ def create_topics(ctx, logdir, bootstrap, topics):
     return errors, secs
 
 
+def broker_features(ctx, logdir, bootstrap):
+    """Runs broker_features.py against our broker; returns its problems."""
+    out, err = (os.path.join(logdir, "broker-features." + ext) for ext in ("out", "err"))
+    rc, _ = procs.run(ctx.registry, [ctx.env.python, "-B",
+                                     os.path.join(HERE, "broker_features.py"), bootstrap],
+                      out, err, 60, env=ctx.env.env)
+    found = [line[len("problem: "):] for line in open(out).read().splitlines()
+             if line.startswith("problem: ")]
+    if rc != 0 and not found:
+        found = ["broker_features.py exit %s: %s" % (rc, procs.tail(err, 3))]
+    return found
+
+
 def run_setup(ctx, name):
     """Starts the setup, runs producers and consumers, stops it; returns the
     setup's result dict (cells not yet verified)."""
@@ -216,9 +229,11 @@ def run_setup(ctx, name):
         checks = probes.BROKER_CHECKS if name == "kafka-wire" else probes.PROXY_CHECKS
         res["probe_problems"] = [] if args.direct and name != "kafka-wire" else \
             probes.run(bootstrap, checks)
+        if name == "kafka-wire":
+            res["probe_problems"] += broker_features(ctx, logdir, bootstrap)
         res["timings"]["probes"] = time.time() - t
-        say("   probes: %s (%.1f s)" % ("; ".join(res["probe_problems"]) or
-                                       "%d passed" % len(checks), res["timings"]["probes"]))
+        say("   probes: %s (%.1f s)" % ("; ".join(res["probe_problems"]) or "passed",
+                                       res["timings"]["probes"]))
 
         plan = [(p, c) for p in res["producers"] for c in ctx.codecs
                 if c in client_runs.CLIENTS[p][2]]
