@@ -409,14 +409,18 @@ impl Groups {
                 refuse(ErrorCode::RebalanceInProgress)
             }
             State::Stable => {
-                let member = group.member_mut(member_id).expect("checked above");
+                let Some(member) = group.member_mut(member_id) else {
+                    return refuse(ErrorCode::UnknownMemberId);
+                };
                 member.last_seen = now;
                 let assignment = member.assignment.clone();
                 Reply::Now(group.sync_outcome(assignment))
             }
             State::CompletingRebalance => {
                 let (sender, receiver) = oneshot::channel();
-                let member = group.member_mut(member_id).expect("checked above");
+                let Some(member) = group.member_mut(member_id) else {
+                    return refuse(ErrorCode::UnknownMemberId);
+                };
                 member.last_seen = now;
                 member.syncing = Some(sender);
                 if group.leader.as_deref() == Some(member_id) {

@@ -364,6 +364,36 @@ mod tests {
         assert_eq!(at(1000), None);
     }
 
+    fn idempotent(producer_epoch: i16, base_sequence: i32, records: usize) -> Bytes {
+        let mut builder = RecordBatchBuilder::new(0).producer(7, producer_epoch, base_sequence);
+        for i in 0..records {
+            builder
+                .append(i as i64, None, Some(b"v"), &[])
+                .expect("append");
+        }
+        builder.build().expect("build")
+    }
+
+    #[test]
+    fn an_idempotent_retry_is_stored_once_and_a_gap_is_refused() {
+        let mut log = PartitionLog::default();
+        assert_eq!(log.append(&idempotent(0, 0, 2)), Ok(0));
+        assert_eq!(log.append(&idempotent(0, 2, 3)), Ok(2));
+        // The same batch again (a retry after a lost answer): its first offset.
+        assert_eq!(log.append(&idempotent(0, 2, 3)), Ok(2));
+        assert_eq!(log.high_watermark(), 5);
+        assert_eq!(
+            log.append(&idempotent(0, 9, 1)),
+            Err(ErrorCode::OutOfOrderSequenceNumber)
+        );
+        // A new epoch starts again at sequence 0; the old epoch is fenced.
+        assert_eq!(log.append(&idempotent(1, 0, 1)), Ok(5));
+        assert_eq!(
+            log.append(&idempotent(0, 5, 1)),
+            Err(ErrorCode::InvalidProducerEpoch)
+        );
+    }
+
     #[test]
     fn a_corrupted_batch_is_refused_whole() {
         let mut log = PartitionLog::default();
