@@ -30,7 +30,7 @@ import threading
 import time
 
 from serving import recv_frame, serve
-from kafka_codec import TAGS, array_len, i16, i32, nullable_string, string, uvarint
+from kafka_codec import TAGS, array_len, i16, i32, nullable_string, string
 
 API_VERSIONS = 18
 METADATA = 3

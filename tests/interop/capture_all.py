@@ -20,7 +20,6 @@ README.md in the fixtures folder is written by hand and is not touched.
 import argparse
 import os
 import shutil
-import signal
 import struct
 import subprocess
 import sys

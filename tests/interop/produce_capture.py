@@ -48,7 +48,7 @@ import time
 
 from serving import recv_frame, serve
 from kafka_codec import (
-    TAGS, array_len, i8, i16, i32, i64, nullable_string, string, uvarint,
+    TAGS, array_len, i16, i32, i64, nullable_string, string,
 )
 
 API_PRODUCE = 0

@@ -25,8 +25,6 @@ Standard library only, plus the codec libraries above when present.
 """
 
 import argparse
-import gzip
-import io
 import os
 import struct
 import sys

@@ -319,7 +319,7 @@ def evaluate(ctx, res):
     """Fills res["cells"]; returns the setup's failures and notes. Failed
     client runs come first; a cell from which nothing was read because its
     consumer run failed is counted in that run's line, not listed again."""
-    name, count = res["name"], ctx.args.count
+    name = res["name"]
     run_failures, cell_failures, notes = [], [], []
     if res["status"] != "ran":
         return ["%s: %s" % (name, res["error"])], notes

@@ -117,6 +117,27 @@ def log(prog, msg):
     print("%s: %s" % (prog, msg), file=sys.stderr, flush=True)
 
 
+def ms(seconds):
+    """Seconds as the whole milliseconds client settings take (at least 1)."""
+    return max(1, int(seconds * 1000))
+
+
+def main(prog, produce, consume, run=lambda outcome: outcome):
+    """A client's whole run: the command line, then produce or consume (each
+    called as f(args, out, deadline); `run` turns its result into True/False,
+    e.g. asyncio.run for coroutines), then the contract's exit status. An
+    exception is a failed run, logged."""
+    args = parse_args(prog)
+    out = Output(args.command)
+    deadline = Deadline(args.timeout, out, prog)
+    try:
+        ok = run((produce if args.command == "produce" else consume)(args, out, deadline))
+    except Exception as e:
+        log(prog, "error: %r" % (e,))
+        ok = False
+    out.finish(ok)
+
+
 class Output:
     """stdout of one command; thread-safe; finish() ends the process once.
 

@@ -40,10 +40,6 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition  # noqa:
 PROG = "aiokafka"
 
 
-def ms(seconds):
-    return max(1, int(seconds * 1000))
-
-
 def log(msg):
     spec.log(PROG, msg)
 
@@ -56,7 +52,7 @@ async def produce(args, out, deadline):
         bootstrap_servers=args.bootstrap, client_id="matrix-aiokafka",
         acks="all", enable_idempotence=False,
         compression_type=None if args.codec == "none" else args.codec,
-        linger_ms=10, request_timeout_ms=ms(min(15, budget)))
+        linger_ms=10, request_timeout_ms=spec.ms(min(15, budget)))
     await asyncio.wait_for(producer.start(), deadline.left(1.0))
     errors = []
 
@@ -117,7 +113,7 @@ async def consume(args, out, deadline):
         group_id=args.group if group else None,
         auto_offset_reset="earliest", enable_auto_commit=False,
         fetch_max_wait_ms=100, session_timeout_ms=10000, heartbeat_interval_ms=1000,
-        request_timeout_ms=ms(max(1, min(15, budget))))
+        request_timeout_ms=spec.ms(max(1, min(15, budget))))
     await asyncio.wait_for(consumer.start(), budget)
     ok = False
     try:
@@ -143,7 +139,7 @@ async def consume(args, out, deadline):
             if left <= 0:
                 log("timeout after %d of %d messages" % (out.read, args.expect))
                 break
-            batches = await consumer.getmany(timeout_ms=ms(min(0.5, left)),
+            batches = await consumer.getmany(timeout_ms=spec.ms(min(0.5, left)),
                                              max_records=args.expect - out.read)
             for tp, records in batches.items():
                 for r in records:
@@ -169,17 +165,9 @@ async def consume(args, out, deadline):
 
 
 def main():
-    args = spec.parse_args(PROG)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format=PROG + ": %(name)s %(levelname)s %(message)s")
-    out = spec.Output(args.command)
-    deadline = spec.Deadline(args.timeout, out, PROG)
-    try:
-        ok = asyncio.run((produce if args.command == "produce" else consume)(args, out, deadline))
-    except Exception as e:
-        log("error: %r" % (e,))
-        ok = False
-    out.finish(ok)
+    spec.main(PROG, produce, consume, run=asyncio.run)
 
 
 if __name__ == "__main__":

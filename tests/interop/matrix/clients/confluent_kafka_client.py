@@ -39,10 +39,6 @@ from confluent_kafka import (OFFSET_BEGINNING, Consumer, KafkaException,  # noqa
 PROG = "confluent-kafka"
 
 
-def ms(seconds):
-    return max(1, int(seconds * 1000))
-
-
 def log(msg):
     spec.log(PROG, msg)
 
@@ -56,7 +52,7 @@ def produce(args, out, deadline):
         "acks": "all", "enable.idempotence": True,
         "max.in.flight.requests.per.connection": 1,
         "compression.codec": args.codec, "linger.ms": 10,
-        "message.timeout.ms": ms(budget), "socket.timeout.ms": ms(min(15, budget)),
+        "message.timeout.ms": spec.ms(budget), "socket.timeout.ms": spec.ms(min(15, budget)),
     })
     errors = []
 
@@ -161,15 +157,7 @@ def consume(args, out, deadline):
 
 
 def main():
-    args = spec.parse_args(PROG)
-    out = spec.Output(args.command)
-    deadline = spec.Deadline(args.timeout, out, PROG)
-    try:
-        ok = (produce if args.command == "produce" else consume)(args, out, deadline)
-    except Exception as e:
-        log("error: %r" % (e,))
-        ok = False
-    out.finish(ok)
+    spec.main(PROG, produce, consume)
 
 
 if __name__ == "__main__":

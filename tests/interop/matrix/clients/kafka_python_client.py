@@ -40,10 +40,6 @@ from kafka.structs import OffsetAndMetadata, TopicPartition  # noqa: E402
 PROG = "kafka-python"
 
 
-def ms(seconds):
-    return max(1, int(seconds * 1000))
-
-
 def log(msg):
     spec.log(PROG, msg)
 
@@ -56,9 +52,9 @@ def produce(args, out, deadline):
         bootstrap_servers=args.bootstrap, client_id="matrix-kafka-python",
         acks="all", enable_idempotence=True, max_in_flight_requests_per_connection=1,
         compression_type=None if args.codec == "none" else args.codec,
-        linger_ms=10, request_timeout_ms=ms(min(15, budget / 2)),
-        delivery_timeout_ms=ms(budget), max_block_ms=ms(budget),
-        bootstrap_timeout_ms=ms(budget))
+        linger_ms=10, request_timeout_ms=spec.ms(min(15, budget / 2)),
+        delivery_timeout_ms=spec.ms(budget), max_block_ms=spec.ms(budget),
+        bootstrap_timeout_ms=spec.ms(budget))
     errors = []
     lock = threading.Lock()  # callbacks run on kafka-python's IO thread,
     # or at once in this thread if the future is already done
@@ -109,7 +105,7 @@ def consume(args, out, deadline):
         auto_offset_reset="earliest", enable_auto_commit=False,
         allow_auto_create_topics=False, fetch_max_wait_ms=100,
         session_timeout_ms=10000, heartbeat_interval_ms=1000,
-        request_timeout_ms=ms(max(1, min(15, budget))), bootstrap_timeout_ms=ms(budget))
+        request_timeout_ms=spec.ms(max(1, min(15, budget))), bootstrap_timeout_ms=spec.ms(budget))
     t0 = time.monotonic()
     if group:
         consumer.subscribe(topics=args.topics)
@@ -129,7 +125,7 @@ def consume(args, out, deadline):
         if left <= 0:
             log("timeout after %d of %d messages" % (out.read, args.expect))
             break
-        batches = consumer.poll(timeout_ms=ms(min(0.5, left)),
+        batches = consumer.poll(timeout_ms=spec.ms(min(0.5, left)),
                                 max_records=args.expect - out.read)
         for tp, records in batches.items():
             for r in records:
@@ -143,28 +139,20 @@ def consume(args, out, deadline):
     if group and last:
         offsets = {tp: OffsetAndMetadata(o + 1, "", -1) for tp, o in last.items()}
         try:
-            consumer.commit(offsets, timeout_ms=ms(deadline.left(0.5) / 2))
+            consumer.commit(offsets, timeout_ms=spec.ms(deadline.left(0.5) / 2))
             log("committed %s" % ", ".join("%s/%d@%d" % (tp.topic, tp.partition, om.offset)
                                            for tp, om in sorted(offsets.items())))
         except Exception as e:
             log("commit failed: %r" % (e,))
             ok = False
-    consumer.close(autocommit=False, timeout_ms=ms(deadline.left(0.5)))
+    consumer.close(autocommit=False, timeout_ms=spec.ms(deadline.left(0.5)))
     return ok
 
 
 def main():
-    args = spec.parse_args(PROG)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format=PROG + ": %(name)s %(levelname)s %(message)s")
-    out = spec.Output(args.command)
-    deadline = spec.Deadline(args.timeout, out, PROG)
-    try:
-        ok = (produce if args.command == "produce" else consume)(args, out, deadline)
-    except Exception as e:
-        log("error: %r" % (e,))
-        ok = False
-    out.finish(ok)
+    spec.main(PROG, produce, consume)
 
 
 if __name__ == "__main__":

@@ -72,13 +72,14 @@ consume --mode group
     timeout: 23 s with the default, 3 s with 6 s.
 """
 
+import os
 import sys
 
 sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import spec  # noqa: E402  (the messages and the command line of every client)
 
-import argparse  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
 import queue  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
@@ -88,19 +89,10 @@ import time  # noqa: E402
 PROG = "kcat_client"
 HERE = os.path.dirname(os.path.abspath(__file__))
 KCAT = os.path.normpath(os.path.join(HERE, "..", "..", "kcat-librdkafka-2.16.sh"))
-CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
 SESSION_TIMEOUT_MS = 10000
 STOP_RESERVE = 1.5  # seconds kept before the timeout for stopping the kcats
 
 STARTED = time.monotonic()
-
-
-def message(producer, codec, i):
-    """Message i of producer P with codec C, per ../README.md: (key, value, headers)."""
-    n = "%04d" % i
-    return ("%s-%s-%s" % (producer, codec, n),
-            "value-%s-" % n + "abcdefghij"[i % 10] * (i % 200),
-            [("producer", producer), ("codec", codec)])
 
 
 # ---------------------------------------------------------------- helpers --
@@ -155,11 +147,9 @@ def contract_line(raw):
     if not isinstance(m, dict) or "offset" not in m:
         return None
     h = m.get("headers") or []  # kcat: a flat list, name, value, name, value, ...
-    return json.dumps({
-        "topic": m.get("topic"), "partition": m.get("partition"), "offset": m.get("offset"),
-        "key": m.get("key"), "value": m.get("payload"),
-        "headers": [[h[i], h[i + 1]] for i in range(0, len(h) - 1, 2)],
-    })
+    return spec.message_line(m.get("topic"), m.get("partition"), m.get("offset"),
+                             m.get("key"), m.get("payload"),
+                             [(h[i], h[i + 1]) for i in range(0, len(h) - 1, 2)])
 
 
 # ---------------------------------------------------------------- produce --
@@ -167,10 +157,10 @@ def contract_line(raw):
 def produce(a):
     lines = []
     for i in range(a.count):
-        k, v, _ = message(a.producer, a.codec, i)
+        k, v = spec.key(a.producer, a.codec, i), spec.value(i)
         assert not any(c in k + v for c in "\t\n"), "key/value must not hold TAB or LF"
         lines.append("%s\t%s\n" % (k, v))
-    headers = message(a.producer, a.codec, 0)[2]
+    headers = spec.headers(a.producer, a.codec)
     args = ["-P", "-b", a.bootstrap, "-t", a.topic, "-z", a.codec, "-K", "\\t",
             "-X", "acks=all",
             "-X", "message.timeout.ms=%d" % max(1000, int(time_left(a.timeout) * 1000) - 500),
@@ -300,37 +290,8 @@ def consume_group(a):
 
 # ------------------------------------------------------------------- main --
 
-def parse_args(argv=None):
-    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("produce")
-    p.add_argument("--bootstrap", required=True)
-    p.add_argument("--producer", required=True)
-    p.add_argument("--topic", required=True)
-    p.add_argument("--codec", required=True, choices=CODECS)
-    p.add_argument("--count", required=True, type=int)
-    c = sub.add_parser("consume")
-    c.add_argument("--bootstrap", required=True)
-    c.add_argument("--topics", required=True)
-    c.add_argument("--mode", required=True, choices=("assign", "group"))
-    c.add_argument("--group")
-    c.add_argument("--expect", required=True, type=int)
-    for s in (p, c):
-        s.add_argument("--timeout", type=float, default=60.0)
-    a = ap.parse_args(argv)
-    if a.command == "consume":
-        a.topics = [t for t in a.topics.split(",") if t]
-        if not a.topics:
-            ap.error("--topics names no topic")
-        if a.mode == "group" and not a.group:
-            ap.error("--mode group needs --group")
-    if a.timeout <= 0:
-        ap.error("--timeout must be positive")
-    return a
-
-
 def main():
-    a = parse_args()
+    a = spec.parse_args(PROG)
     if a.command == "produce":
         rc = produce(a)
     elif a.mode == "assign":
