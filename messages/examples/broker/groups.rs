@@ -608,6 +608,18 @@ mod tests {
         }
     }
 
+    /// A member joined as before JoinGroup v4 (no MEMBER_ID_REQUIRED round) and,
+    /// with `sync`, synced: the group is then Stable at generation 1.
+    fn first_member(groups: &mut Groups, now: Instant, sync: bool) -> JoinOutcome {
+        let mut first = params("");
+        first.member_id_required = false;
+        let joined = now_answer(groups.join(first, now));
+        if sync {
+            now_answer(groups.sync("g", 1, &joined.member_id, None, None, vec![], now));
+        }
+        joined
+    }
+
     #[test]
     fn a_lone_member_joins_syncs_and_heartbeats() {
         let mut groups = Groups::default();
@@ -636,10 +648,7 @@ mod tests {
     fn a_second_member_makes_the_first_rejoin() {
         let mut groups = Groups::default();
         let now = Instant::now();
-        let mut a = params("");
-        a.member_id_required = false;
-        let a = now_answer(groups.join(a, now));
-        now_answer(groups.sync("g", 1, &a.member_id, None, None, vec![], now));
+        let a = first_member(&mut groups, now, true);
         let mut b = params("");
         b.member_id_required = false;
         let Reply::Later(mut b_waits) = groups.join(b, now) else {
@@ -661,9 +670,7 @@ mod tests {
     fn a_silent_member_is_dropped_after_its_session() {
         let mut groups = Groups::default();
         let now = Instant::now();
-        let mut a = params("");
-        a.member_id_required = false;
-        let a = now_answer(groups.join(a, now));
+        let a = first_member(&mut groups, now, false);
         groups.tick(now + Duration::from_secs(11));
         assert_eq!(
             groups.heartbeat("g", 1, &a.member_id, now),
@@ -675,10 +682,7 @@ mod tests {
     fn commits_need_the_current_generation() {
         let mut groups = Groups::default();
         let now = Instant::now();
-        let mut a = params("");
-        a.member_id_required = false;
-        let a = now_answer(groups.join(a, now));
-        now_answer(groups.sync("g", 1, &a.member_id, None, None, vec![], now));
+        let a = first_member(&mut groups, now, true);
         let offset = |o| {
             vec![(
                 ("t".to_string(), 0),

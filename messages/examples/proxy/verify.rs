@@ -85,29 +85,9 @@ pub fn request(frame: &Bytes, parsed: &RequestFrame) -> Check<DecodedRequest> {
         Ok(bytes) => bytes,
         Err(error) => return cannot_reencode(decoded, &error),
     };
-    let why = match frame::decode_any_request(&reencoded) {
-        Err(error) => format!("the re-encoded frame does not decode: {}", chain(&error)),
-        Ok((header, _)) if header != decoded.header => {
-            format!("the re-encoded header reads back as {header:?}")
-        }
-        Ok((_, body)) if body != decoded.body => {
-            format!(
-                "the re-encoded body reads back differently: {}",
-                difference(&decoded.body, &body)
-            )
-        }
-        Ok(_) => {
-            return Check::Verified {
-                decoded,
-                canonical: reencoded == frame,
-            }
-        }
-    };
-    Check::Mismatch {
-        decoded,
-        why,
-        reencoded: Some(reencoded),
-    }
+    let reread = frame::decode_any_request(&reencoded);
+    let why = reread_difference(&decoded.header, &decoded.body, reread);
+    verdict(decoded, why, frame, reencoded)
 }
 
 /// Verifies a response to a request with `api_key` made at `version`.
@@ -125,28 +105,43 @@ pub fn response(frame: &Bytes, api_key: i16, version: i16) -> Check<DecodedRespo
             Ok(bytes) => bytes,
             Err(error) => return cannot_reencode(decoded, &error),
         };
-    let why = match frame::decode_any_response(&reencoded, api, decoded.version) {
-        Err(error) => format!("the re-encoded frame does not decode: {}", chain(&error)),
-        Ok((header, _)) if header != decoded.header => {
-            format!("the re-encoded header reads back as {header:?}")
-        }
-        Ok((_, body)) if body != decoded.body => {
-            format!(
-                "the re-encoded body reads back differently: {}",
-                difference(&decoded.body, &body)
-            )
-        }
-        Ok(_) => {
-            return Check::Verified {
-                decoded,
-                canonical: reencoded == frame,
-            }
-        }
-    };
-    Check::Mismatch {
-        decoded,
-        why,
-        reencoded: Some(reencoded),
+    let reread = frame::decode_any_response(&reencoded, api, decoded.version);
+    let why = reread_difference(&decoded.header, &decoded.body, reread);
+    verdict(decoded, why, frame, reencoded)
+}
+
+/// How the re-encoded frame reads back differently from what was decoded, if it
+/// does.
+fn reread_difference<H: PartialEq + fmt::Debug, B: PartialEq + fmt::Debug>(
+    header: &H,
+    body: &B,
+    reread: Result<(H, B), FrameError>,
+) -> Option<String> {
+    match reread {
+        Err(error) => Some(format!(
+            "the re-encoded frame does not decode: {}",
+            chain(&error)
+        )),
+        Ok((h, _)) if h != *header => Some(format!("the re-encoded header reads back as {h:?}")),
+        Ok((_, b)) if b != *body => Some(format!(
+            "the re-encoded body reads back differently: {}",
+            difference(body, &b)
+        )),
+        Ok(_) => None,
+    }
+}
+
+fn verdict<T>(decoded: T, why: Option<String>, frame: &Bytes, reencoded: Bytes) -> Check<T> {
+    match why {
+        None => Check::Verified {
+            decoded,
+            canonical: reencoded == frame,
+        },
+        Some(why) => Check::Mismatch {
+            decoded,
+            why,
+            reencoded: Some(reencoded),
+        },
     }
 }
 
