@@ -127,6 +127,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             enum_name: #enum_name,
         })
     };
+    let from_json = json_dispatch(&names, &types, &keys, &key_consts);
     let call_site = Span::call_site();
     let fn_kind = quote_spanned!(call_site=> fn __kafka_is_kind<T: #p::#kind_trait>() {});
     quote! {
@@ -175,10 +176,47 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
                     #(Self::#names(message) => f.call(message),)*
                 }
             }
+
+            #from_json
         }
 
         impl #p::#side_trait for #ident {}
 
         #(#from_impls)*
     }
+}
+
+/// `MessageEnum::from_json`, when the JSON form is on (kafka-wire's `json`
+/// feature turns on this crate's).
+#[cfg(feature = "json")]
+fn json_dispatch(
+    names: &[&Ident],
+    types: &[&Type],
+    keys: &[Ident],
+    key_consts: &TokenStream,
+) -> TokenStream {
+    let p = quote!(::kafka_wire::__private);
+    quote! {
+        #[inline]
+        fn from_json(
+            api_key: i16,
+            version: i16,
+            value: &#p::JsonValue,
+        ) -> ::core::result::Result<Self, #p::JsonError> {
+            #key_consts
+            match api_key {
+                #(#keys => ::core::result::Result::Ok(Self::#names(
+                    <#types as #p::Message>::from_json(value, version)?,
+                )),)*
+                _ => ::core::result::Result::Err(#p::JsonError::new(
+                    #p::JsonErrorKind::UnknownApiKey(api_key),
+                )),
+            }
+        }
+    }
+}
+
+#[cfg(not(feature = "json"))]
+fn json_dispatch(_: &[&Ident], _: &[&Type], _: &[Ident], _: &TokenStream) -> TokenStream {
+    TokenStream::new()
 }

@@ -162,6 +162,32 @@ pub trait MessageEnum: Sized {
     fn encode_into<B: BufMut>(&self, buf: &mut B, version: i16) -> Result<usize, EncodeError> {
         self.with_message(EncodeInto(buf, version))
     }
+
+    /// The message held, in Kafka's JSON form at `version` (feature `json`).
+    #[cfg(feature = "json")]
+    fn to_json(&self, version: i16) -> Result<serde_json::Value, crate::json::JsonError> {
+        self.with_message(ToJson(version))
+    }
+
+    /// Reads the message with `api_key` from Kafka's JSON form at `version`
+    /// (feature `json`).
+    #[cfg(feature = "json")]
+    fn from_json(
+        api_key: i16,
+        version: i16,
+        value: &serde_json::Value,
+    ) -> Result<Self, crate::json::JsonError>;
+}
+
+#[cfg(feature = "json")]
+struct ToJson(i16);
+
+#[cfg(feature = "json")]
+impl WithMessage for ToJson {
+    type Output = Result<serde_json::Value, crate::json::JsonError>;
+    fn call<M: Message>(self, message: &M) -> Self::Output {
+        message.to_json(self.0)
+    }
 }
 
 /// An enum of requests: `#[derive(RequestEnum)]`.

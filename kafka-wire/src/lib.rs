@@ -73,6 +73,8 @@ pub mod dispatch;
 mod encoder;
 mod error;
 mod field_rules;
+#[cfg(feature = "json")]
+pub mod json;
 mod message;
 pub mod records;
 pub mod schema;
@@ -90,7 +92,7 @@ pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath, PathSegment,
 };
 pub use kafka_wire_version::{VersionRange, VersionRangeError};
-pub use message::{Message, Struct};
+pub use message::{JsonForm, Message, Struct};
 pub use wire::reader::Reader;
 pub use wire::{
     Cx, KafkaString, Nullable, RawTaggedField, Records, UnknownTaggedFields, Uuid, UuidParseError,

@@ -22,3 +22,9 @@ pub use crate::wire::nullable::{read_nullable_struct, write_struct_null, write_s
 pub use crate::wire::tagged::{read_tagged_section, ReadTagged, TaggedSize, TaggedWriter};
 pub use crate::wire::{Cx, Nullable, Sizes, UnknownTaggedFields, Wire};
 pub use crate::{DecodeError, EncodeError, Reader, VersionRange};
+
+#[cfg(feature = "json")]
+pub use crate::json::{
+    check_keys as json_check_keys, object as json_object, JsonError, JsonErrorKind, JsonField,
+    JsonWire, Value as JsonValue,
+};

@@ -36,6 +36,44 @@ pub struct Codec {
     /// encodes at the same version, and that encoding decodes to an equal value.
     /// `Err` describes the broken promise; an input that does not decode is `Ok`.
     pub check_decoded: fn(&Bytes, i16) -> Result<(), String>,
+    /// Decodes a body at a version into Kafka's JSON form.
+    pub decode_to_json: fn(&Bytes, i16) -> Result<serde_json::Value, String>,
+    /// Reads Kafka's JSON form at a version and encodes the message.
+    pub json_to_bytes: fn(&serde_json::Value, i16) -> Result<Bytes, String>,
+    /// Decodes a body, drops its unknown tagged fields (which the JSON form cannot
+    /// hold) and encodes it again: what the body's JSON form encodes to.
+    pub recode_without_unknown_tags: fn(&Bytes, i16) -> Result<Bytes, String>,
+    /// Reads Kafka's JSON form at a version and writes it again: what is left of a
+    /// JSON value once fields the version lacks (and may drop) are gone.
+    pub rewrite_json: fn(&serde_json::Value, i16) -> Result<serde_json::Value, String>,
+}
+
+fn rewrite_json<M: Message>(
+    json: &serde_json::Value,
+    version: i16,
+) -> Result<serde_json::Value, String> {
+    let message = M::from_json(json, version).map_err(|e| format!("from JSON: {e}"))?;
+    message
+        .to_json(version)
+        .map_err(|e| format!("to JSON: {e}"))
+}
+
+fn recode_without_unknown_tags<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, String> {
+    let mut message = M::decode(input, version).map_err(|e| format!("decode: {e}"))?;
+    kafka_wire::json::JsonWire::drop_unknown_tags(&mut message);
+    message.encode(version).map_err(|e| format!("encode: {e}"))
+}
+
+fn decode_to_json<M: Message>(input: &Bytes, version: i16) -> Result<serde_json::Value, String> {
+    let message = M::decode(input, version).map_err(|e| format!("decode: {e}"))?;
+    message
+        .to_json(version)
+        .map_err(|e| format!("to JSON: {e}"))
+}
+
+fn json_to_bytes<M: Message>(json: &serde_json::Value, version: i16) -> Result<Bytes, String> {
+    let message = M::from_json(json, version).map_err(|e| format!("from JSON: {e}"))?;
+    message.encode(version).map_err(|e| format!("encode: {e}"))
 }
 
 fn recode<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, RecodeError> {
@@ -78,6 +116,10 @@ impl MessageVisitor for Collect {
             recode: recode::<M>,
             encode_default: encode_default::<M>,
             check_decoded: check_decoded::<M>,
+            decode_to_json: decode_to_json::<M>,
+            json_to_bytes: json_to_bytes::<M>,
+            recode_without_unknown_tags: recode_without_unknown_tags::<M>,
+            rewrite_json: rewrite_json::<M>,
         });
     }
 }

@@ -56,6 +56,48 @@ fn every_field_of_every_message_round_trips_at_every_version() {
     println!("{checked} message versions checked, populated and with nulls");
 }
 
+/// Through Kafka's JSON form: the populated bytes decode to JSON holding exactly the
+/// fields of the version, and that JSON reads and encodes back to the same bytes.
+#[test]
+fn every_message_round_trips_through_its_json_form_at_every_version() {
+    let checked = for_every_version(|message, version| {
+        let name = message.schema.name;
+        [Nulls::Filled, Nulls::Null]
+            .into_iter()
+            .filter_map(|nulls| {
+                let bytes = populated(message, version, nulls);
+                let json = match (message.decode_to_json)(&bytes, version) {
+                    Ok(json) => json,
+                    Err(e) => return Some(format!("{name} v{version} {nulls:?}: {e}")),
+                };
+                // In the schema's order, as Kafka's converter writes them.
+                let keys: Vec<&String> = json.as_object().map(|o| o.keys().collect())?;
+                let fields: Vec<String> = message
+                    .schema
+                    .body
+                    .fields
+                    .iter()
+                    .filter(|f| f.versions.contains(version))
+                    .map(|f| f.name[..1].to_ascii_lowercase() + &f.name[1..])
+                    .collect();
+                if keys != fields.iter().collect::<Vec<_>>() {
+                    return Some(format!(
+                        "{name} v{version}: JSON keys {keys:?}, fields of the version {fields:?}"
+                    ));
+                }
+                match (message.json_to_bytes)(&json, version) {
+                    Ok(again) if again == bytes => None,
+                    Ok(again) => Some(format!(
+                        "{name} v{version} {nulls:?}: from {json} encoded {again:02x?}, expected {bytes:02x?}"
+                    )),
+                    Err(e) => Some(format!("{name} v{version} {nulls:?}: {json}: {e}")),
+                }
+            })
+            .collect()
+    });
+    println!("{checked} message versions through JSON, populated and with nulls");
+}
+
 #[test]
 fn every_proper_prefix_is_an_error() {
     for_every_version(|message, version| {

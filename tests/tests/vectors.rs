@@ -33,16 +33,31 @@ fn run_folder(files: &[(&str, &str)]) -> VectorReport {
     vectors::run(dir.path(), codec)
 }
 
-fn file(message: &str, version: i16, vectors: &[(&str, &str)]) -> String {
+/// A vector file of `(name, hex)` vectors, each with `json` as its `json_value`
+/// (`None`: no `json_value`).
+fn file_with_json(
+    message: &str,
+    version: i16,
+    vectors: &[(&str, &str)],
+    json: Option<&str>,
+) -> String {
+    let json = json.map_or(String::new(), |json| format!(", \"json_value\": {json}"));
     let items: Vec<String> = vectors
         .iter()
         .map(|(name, hex)| {
             format!(
-                "{{ \"name\": \"{name}\", \"message\": \"{message}\", \"version\": {version}, \"hex\": \"{hex}\" }}"
+                "{{ \"name\": \"{name}\", \"message\": \"{message}\", \"version\": {version}, \"hex\": \"{hex}\"{json} }}"
             )
         })
         .collect();
     format!("{{ \"schema\": 1, \"vectors\": [ {} ] }}", items.join(", "))
+}
+
+/// The JSON form of `0561636d6504312e3000`, an ApiVersionsRequest v3.
+const ACME: &str = r#"{"clientSoftwareName": "acme", "clientSoftwareVersion": "1.0"}"#;
+
+fn file(message: &str, version: i16, vectors: &[(&str, &str)]) -> String {
+    file_with_json(message, version, vectors, Some(ACME))
 }
 
 #[test]
@@ -69,7 +84,10 @@ fn runner_checks_any_folder_of_the_same_shape() {
         report.pending_lines,
         ["NoSuchMessage: 3 vectors (no struct yet)"]
     );
-    assert_eq!(report.summary(), "1 vectors checked, 3 pending, 0 failed");
+    assert_eq!(
+        report.summary(),
+        "1 vectors checked (bytes and JSON), 3 pending, 0 failed"
+    );
     assert!(report.passed());
 }
 
@@ -130,4 +148,51 @@ fn runner_reports_undecodable_and_malformed_vectors() {
         report.failures[3].contains("ApiVersionsResponse/v0.json"),
         "{report}"
     );
+}
+
+#[test]
+fn runner_checks_the_json_half_both_ways() {
+    let acme = ("acme", "0561636d6504312e3000");
+    let check = |json: Option<&str>| {
+        let file = file_with_json("ApiVersionsRequest", 3, &[acme], json);
+        run_folder(&[("ApiVersionsRequest/v3.json", &file)])
+    };
+    assert!(check(Some(ACME)).passed());
+
+    let none = check(None);
+    assert_eq!(
+        none.failures,
+        ["ApiVersionsRequest v3 acme: no `json_value`"]
+    );
+
+    // Another name: JSON -> bytes differs.
+    let other = check(Some(
+        r#"{"clientSoftwareName": "acmf", "clientSoftwareVersion": "1.0"}"#,
+    ));
+    assert_eq!(other.failures.len(), 1, "{other}");
+    assert!(
+        other.failures[0].contains("json_value encodes differently"),
+        "{other}"
+    );
+
+    // A key no field has: reading it is refused.
+    let extra = check(Some(
+        r#"{"clientSoftwareName": "acme", "clientSoftwareVersion": "1.0", "colour": 1}"#,
+    ));
+    assert!(extra.failures[0].contains("no field \"colour\""), "{extra}");
+
+    // A field the version has, missing: refused, naming it.
+    let missing = check(Some(r#"{"clientSoftwareName": "acme"}"#));
+    assert!(
+        missing.failures[0].contains("clientSoftwareVersion: missing"),
+        "{missing}"
+    );
+
+    // A field version 3 lacks, at its default: passes, with a note naming it.
+    let old = check(Some(
+        r#"{"clientSoftwareName": "acme", "clientSoftwareVersion": "1.0", "nodeId": -1}"#,
+    ));
+    assert!(old.passed(), "{old}");
+    assert_eq!(old.notes.len(), 1, "{old}");
+    assert!(old.notes[0].contains("(.nodeId)"), "{old}");
 }

@@ -23,6 +23,18 @@ pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> To
     let struct_impl = impl_for(quote!(#p::Struct));
     let wire_impl = impl_for(quote!(#p::Wire));
     let nullable_impl = impl_for(quote!(#p::Nullable));
+    // With kafka-wire's `json` feature, `Struct` asks for the JSON form too.
+    let json_impl = if cfg!(feature = "json") {
+        let json_impl = impl_for(quote!(#p::JsonWire));
+        quote! {
+            #json_impl {
+                fn write_json(&self, _: i16) -> ::core::result::Result<#p::JsonValue, #p::JsonError> { #failed }
+                fn read_json(_: &#p::JsonValue, _: i16) -> ::core::result::Result<Self, #p::JsonError> { #failed }
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let default = with_default.then(|| {
         let default_impl = impl_for(quote!(::core::default::Default));
         quote!(#default_impl { fn default() -> Self { #failed } })
@@ -76,6 +88,7 @@ pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> To
             fn read_nullable(_: &mut #p::Reader<'_>, _: #p::Cx)
                 -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> { #failed }
         }
+        #json_impl
         #setters
         #message
     }

@@ -6,6 +6,7 @@
 mod codec;
 mod defaults;
 mod fallback;
+mod json;
 mod schema;
 
 use proc_macro2::TokenStream;
@@ -25,6 +26,7 @@ pub fn impls(container: &Container, type_checks: TokenStream) -> TokenStream {
     let setters = defaults::setters(&container.ident, &defaults::setter_fields(container));
     let wire_impl = codec::wire_impl(container);
     let nullable_impl = codec::nullable_impl(ident);
+    let json_impl = json::json_impl(container);
     let message_impl = schema::message_impl(container);
     quote! {
         const _: () = {
@@ -36,6 +38,7 @@ pub fn impls(container: &Container, type_checks: TokenStream) -> TokenStream {
             #setters
             #wire_impl
             #nullable_impl
+            #json_impl
         };
         #message_impl
     }

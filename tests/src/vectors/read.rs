@@ -18,6 +18,8 @@ pub struct Vector {
     pub name: String,
     /// The bytes of `hex`.
     pub bytes: Vec<u8>,
+    /// `json_value`: the same message in Kafka's JSON form, when the vector has it.
+    pub json: Option<serde_json::Value>,
 }
 
 /// A vector file, read or failed.
@@ -101,11 +103,40 @@ fn vector(value: JsonValue<'_>, message: &str, version: i16) -> Result<Vector, S
         .map_err(place)?
         .ok_or_else(|| place("no `hex`".into()))?;
     let bytes = decode_hex(&hex).map_err(place)?;
+    let json = keys
+        .take("json_value")
+        .map(to_serde)
+        .transpose()
+        .map_err(place)?;
     Ok(Vector {
         message: message.to_owned(),
         version,
         name,
         bytes,
+        json,
+    })
+}
+
+/// A parsed value as `serde_json` holds it; numbers are re-read from their text, so
+/// an int64 keeps every digit.
+fn to_serde(value: JsonValue<'_>) -> Result<serde_json::Value, String> {
+    use serde_json::Value;
+    Ok(match value {
+        JsonValue::Null => Value::Null,
+        JsonValue::Boolean(b) => Value::Bool(b),
+        JsonValue::String(s) => Value::String(s.into_owned()),
+        JsonValue::Number(text) => {
+            Value::Number(serde_json::from_str(text).map_err(|e| format!("number {text}: {e}"))?)
+        }
+        JsonValue::Array(items) => {
+            Value::Array(items.into_iter().map(to_serde).collect::<Result<_, _>>()?)
+        }
+        JsonValue::Object(object) => Value::Object(
+            object
+                .into_iter()
+                .map(|(key, value)| Ok((key.into_owned(), to_serde(value)?)))
+                .collect::<Result<_, String>>()?,
+        ),
     })
 }
 
