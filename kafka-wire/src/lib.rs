@@ -35,6 +35,15 @@
 //! assert!(node.encode(0).is_err());
 //! ```
 //!
+//! # Features
+//!
+//! - `json`: Kafka's JSON form of every derived message and struct (module `json`;
+//!   `Message::to_json` / `Message::from_json`), as Kafka's generated
+//!   `<Message>JsonConverter` writes and reads it. Off by default, so that users
+//!   who do not want it do not compile it.
+//! - `gzip`, `snappy`, `lz4`, `zstd` (all four: `compression`): record batch
+//!   codecs for [`records`].
+//!
 //! # Where this crate is stricter than Kafka
 //!
 //! Kafka's Java code accepts some inputs that this crate refuses, each because
@@ -56,6 +65,8 @@
 //!   follows a request body. [`Message::read_from`] reads a message and leaves the
 //!   rest to the caller; `kafka_wire_messages::net::request_frame` reads request
 //!   bodies either way.
+//! - **In Kafka's JSON form** (feature `json`), a key that is no field of the struct
+//!   is refused; Kafka's converter ignores it.
 //! - **In record batches** ([`records`]), a key, value or header length below -1 is
 //!   [`BadLength`](records::RecordsError::BadLength) where Kafka reads null, and a
 //!   batch whose `recordsCount` differs from the records present is
