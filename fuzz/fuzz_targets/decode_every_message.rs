@@ -1,5 +1,6 @@
 //! Every message, every version: an input that decodes must encode, and decode
-//! again to an equal value; no input may panic, abort or hang.
+//! again to an equal value, and go through its JSON form and back to an equal value
+//! (unknown tagged fields aside); no input may panic, abort or hang.
 //!
 //! The first two bytes pick the message (by its position in the registry), the third
 //! its version (within the message's valid versions), the rest is the body.

@@ -33,8 +33,10 @@ pub struct Codec {
     /// Encodes the message's `Default` value (its schema defaults) at a version.
     pub encode_default: fn(i16) -> Result<Bytes, EncodeError>,
     /// Decodes a body and, if it decodes, checks Kafka's promise about it: the value
-    /// encodes at the same version, and that encoding decodes to an equal value.
-    /// `Err` describes the broken promise; an input that does not decode is `Ok`.
+    /// encodes at the same version, and that encoding decodes to an equal value;
+    /// and the JSON form's: the value has one, which reads back to it (unknown
+    /// tagged fields aside). `Err` describes the broken promise; an input that does
+    /// not decode is `Ok`.
     pub check_decoded: fn(&Bytes, i16) -> Result<(), String>,
     /// Decodes a body at a version into Kafka's JSON form.
     pub decode_to_json: fn(&Bytes, i16) -> Result<serde_json::Value, String>,
@@ -85,7 +87,7 @@ fn encode_default<M: Message>(version: i16) -> Result<Bytes, EncodeError> {
     M::default().encode(version)
 }
 
-fn check_decoded<M: Message + PartialEq + std::fmt::Debug>(
+fn check_decoded<M: Message + Clone + PartialEq + std::fmt::Debug>(
     input: &Bytes,
     version: i16,
 ) -> Result<(), String> {
@@ -102,6 +104,20 @@ fn check_decoded<M: Message + PartialEq + std::fmt::Debug>(
     if again != decoded {
         return Err(format!(
             "{name} v{version}: decoded {decoded:?}, re-encoded and decoded {again:?}"
+        ));
+    }
+    // The JSON form's promise: whatever decodes has one, and it reads back to the
+    // same value, unknown tagged fields aside (the JSON form has no place for them).
+    let json = decoded
+        .to_json(version)
+        .map_err(|e| format!("{name} v{version} decoded but has no JSON form: {e}"))?;
+    let through_json = M::from_json(&json, version)
+        .map_err(|e| format!("{name} v{version}: its JSON {json} does not read back: {e}"))?;
+    let mut expected = decoded;
+    kafka_wire::json::JsonWire::drop_unknown_tags(&mut expected);
+    if through_json != expected {
+        return Err(format!(
+            "{name} v{version}: {expected:?} went through JSON as {json} and came back {through_json:?}"
         ));
     }
     Ok(())
