@@ -37,13 +37,17 @@ pub fn json_impl(container: &Container) -> TokenStream {
         quote!(self.#field.clear();)
     });
     quote! {
+        // Inline: compiled where it is used, so that a library of messages does not
+        // compile every conversion for users who convert a few (or none).
         impl #p::JsonWire for #ident {
+            #[inline]
             fn write_json(&self, version: i16) -> ::core::result::Result<#p::JsonValue, #p::JsonError> {
                 let mut object = ::kafka_wire::json::Map::new();
                 #( <#tys as #p::JsonField>::write_json_field(&self.#idents, &mut object, #names, &FIELDS[#index], version, #is_default)?; )*
                 ::core::result::Result::Ok(#p::JsonValue::Object(object))
             }
 
+            #[inline]
             fn read_json(value: &#p::JsonValue, version: i16) -> ::core::result::Result<Self, #p::JsonError> {
                 let object = #p::json_object(value)?;
                 #p::json_check_keys(object, &[#(#names),*])?;
@@ -52,6 +56,7 @@ pub fn json_impl(container: &Container) -> TokenStream {
                 ::core::result::Result::Ok(this)
             }
 
+            #[inline]
             fn drop_unknown_tags(&mut self) {
                 #drop_own
                 #( <#tys as #p::JsonWire>::drop_unknown_tags(&mut self.#idents); )*
