@@ -63,28 +63,6 @@ fn run(address: &str) -> Result<(), Box<dyn std::error::Error>> {
     };
 
     println!("{address} (ApiVersions v{version})");
-    let header = ["API", "KEY", "OURS", "BROKER", "USABLE"];
-    println!(
-        "{:<40} {:>4}  {:<8} {:<8} {}",
-        header[0], header[1], header[2], header[3], header[4]
-    );
-    for choice in negotiated.choices() {
-        let broker = choice
-            .broker
-            .map_or("-".to_string(), |(min, max)| format!("{min}-{max}"));
-        let usable = match choice.usable {
-            Ok(version) => version.to_string(),
-            Err(_) if choice.broker.is_none() => "-".to_string(),
-            Err(_) => "none in common".to_string(),
-        };
-        println!(
-            "{:<40} {:>4}  {:<8} {:<8} {}",
-            choice.api.name(),
-            choice.api.key(),
-            choice.ours.to_string(),
-            broker,
-            usable
-        );
-    }
+    print!("{negotiated}");
     Ok(())
 }

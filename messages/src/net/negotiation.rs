@@ -11,6 +11,8 @@
 //! [`read_api_versions_response`] and [`next_step`] do the same; [`answer_api_versions`]
 //! is the broker's side.
 
+use std::fmt;
+
 use bytes::Bytes;
 use kafka_wire::{Message, VersionRange};
 
@@ -135,6 +137,50 @@ impl Negotiated {
     /// Every API this side supports, in the order given.
     pub fn choices(&self) -> &[ApiChoice] {
         &self.choices
+    }
+}
+
+/// The table `kafka-broker-api-versions.sh` prints, one API a line: name, key, our
+/// versions, the broker's, and the version to use (`-` when the broker does not
+/// offer the API, `none in common` when the ranges do not meet).
+///
+/// ```
+/// use kafka_wire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kafka_wire_messages::net::negotiation::Negotiated;
+///
+/// let broker = ApiVersionsResponse::default().with_api_keys(vec![
+///     ApiVersion::default().with_api_key(18).with_min_version(0).with_max_version(2),
+/// ]);
+/// let table = Negotiated::with_broker(&broker).to_string();
+/// assert!(table.starts_with("API "));
+/// assert!(table.lines().any(|line| line.starts_with("ApiVersions") && line.ends_with(" 2")));
+/// ```
+impl fmt::Display for Negotiated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<40} {:>4}  {:<8} {:<8} USABLE",
+            "API", "KEY", "OURS", "BROKER"
+        )?;
+        for choice in &self.choices {
+            let broker = choice
+                .broker
+                .map_or("-".to_owned(), |(min, max)| format!("{min}-{max}"));
+            let usable = match choice.usable {
+                Ok(version) => version.to_string(),
+                Err(_) if choice.broker.is_none() => "-".to_owned(),
+                Err(_) => "none in common".to_owned(),
+            };
+            writeln!(
+                f,
+                "{:<40} {:>4}  {:<8} {:<8} {usable}",
+                choice.api.name(),
+                choice.api.key(),
+                choice.ours.to_string(),
+                broker
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -109,28 +109,6 @@ fn print(
         writeln!(out, "{note}")?;
     }
     writeln!(out, "{address} (ApiVersions v{version})")?;
-    writeln!(
-        out,
-        "{:<40} {:>4}  {:<8} {:<8} USABLE",
-        "API", "KEY", "OURS", "BROKER"
-    )?;
-    for choice in negotiated.choices() {
-        let broker = choice
-            .broker
-            .map_or("-".to_owned(), |(min, max)| format!("{min}-{max}"));
-        let usable = match choice.usable {
-            Ok(version) => version.to_string(),
-            Err(_) if choice.broker.is_none() => "-".to_owned(),
-            Err(_) => "none in common".to_owned(),
-        };
-        writeln!(
-            out,
-            "{:<40} {:>4}  {:<8} {:<8} {usable}",
-            choice.api.name(),
-            choice.api.key(),
-            choice.ours.to_string(),
-            broker
-        )?;
-    }
+    write!(out, "{negotiated}")?;
     Ok(())
 }
