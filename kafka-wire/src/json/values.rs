@@ -199,36 +199,30 @@ fn array_from_json<T: JsonWire, C: FromIterator<T>>(
         .collect()
 }
 
-impl<T: JsonWire> JsonWire for Vec<T> {
-    fn write_json(&self, version: i16) -> Result<Value, JsonError> {
-        array_to_json(self.iter(), version)
-    }
+/// Implements `JsonWire` for an array container, as `array_wire!` implements `Wire`.
+macro_rules! array_json {
+    (impl[$($generics:tt)*] for $container:ty, elements: $item:ty) => {
+        impl<$($generics)*> JsonWire for $container
+        where
+            $item: JsonWire,
+        {
+            fn write_json(&self, version: i16) -> Result<Value, JsonError> {
+                array_to_json(self.iter(), version)
+            }
 
-    fn read_json(value: &Value, version: i16) -> Result<Self, JsonError> {
-        array_from_json(value, version)
-    }
+            fn read_json(value: &Value, version: i16) -> Result<Self, JsonError> {
+                array_from_json(value, version)
+            }
 
-    fn drop_unknown_tags(&mut self) {
-        self.iter_mut().for_each(JsonWire::drop_unknown_tags);
-    }
+            fn drop_unknown_tags(&mut self) {
+                self.iter_mut().for_each(JsonWire::drop_unknown_tags);
+            }
+        }
+    };
 }
 
-impl<A: Array> JsonWire for SmallVec<A>
-where
-    A::Item: JsonWire,
-{
-    fn write_json(&self, version: i16) -> Result<Value, JsonError> {
-        array_to_json(self.iter(), version)
-    }
-
-    fn read_json(value: &Value, version: i16) -> Result<Self, JsonError> {
-        array_from_json(value, version)
-    }
-
-    fn drop_unknown_tags(&mut self) {
-        self.iter_mut().for_each(JsonWire::drop_unknown_tags);
-    }
-}
+array_json!(impl[T] for Vec<T>, elements: T);
+array_json!(impl[A: Array] for SmallVec<A>, elements: A::Item);
 
 #[cfg(test)]
 mod tests {
