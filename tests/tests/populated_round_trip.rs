@@ -78,7 +78,7 @@ fn every_message_round_trips_through_its_json_form_at_every_version() {
                     .fields
                     .iter()
                     .filter(|f| f.versions.contains(version))
-                    .map(|f| f.name[..1].to_ascii_lowercase() + &f.name[1..])
+                    .map(|f| f.json_name())
                     .collect();
                 if keys != fields.iter().collect::<Vec<_>>() {
                     return Some(format!(

@@ -148,6 +148,27 @@ impl fmt::Display for TypeSchema {
     }
 }
 
+/// A field's name in Kafka's JSON form: its schema name with the first letter
+/// lowered (`ThrottleTimeMs` → `throttleTimeMs`), as Kafka's `FieldSpec.camelCaseName`
+/// has it. The derive applies the same rule when it writes the JSON conversions;
+/// the tests check the two agree for every field.
+///
+/// ```
+/// use kafka_wire::schema::json_name;
+///
+/// assert_eq!(json_name("ProducerId"), "producerId");
+/// assert_eq!(json_name("Enable2Pc"), "enable2Pc");
+/// assert_eq!(json_name("validateOnly"), "validateOnly");
+/// assert_eq!(json_name(""), "");
+/// ```
+pub fn json_name(schema_name: &str) -> String {
+    let mut chars = schema_name.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// One field of a message or struct, with everything its schema entry says.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FieldSchema {
@@ -198,6 +219,11 @@ impl FieldSchema {
             zero_copy: false,
             about: "",
         }
+    }
+
+    /// The field's name in Kafka's JSON form ([`json_name`]).
+    pub fn json_name(&self) -> String {
+        json_name(self.name)
     }
 
     /// True when the field is written in the tagged section at `version`.

@@ -186,12 +186,7 @@ fn field_at(body: &StructSchema, path: &str) -> Option<&'static FieldSchema> {
     let mut found = None;
     for step in path.split('.').skip(1) {
         let name = step.split('[').next()?;
-        let field = fields.iter().find(|f| {
-            let mut chars = f.name.chars();
-            chars.next().is_some_and(|c| {
-                name.starts_with(c.to_ascii_lowercase()) && name[1..] == *chars.as_str()
-            })
-        })?;
+        let field = fields.iter().find(|f| f.json_name() == name)?;
         fields = field.ty.struct_schema().map_or(&[], |s| s.fields);
         found = Some(field);
     }

@@ -6,16 +6,6 @@ use kafka_wire_messages::registry;
 
 use crate::error::CliError;
 
-/// A field's name in Kafka's JSON form: the schema's PascalCase name with its first
-/// letter lowered (`ProducerId` → `producerId`), as Kafka's converters write it.
-pub fn camel(name: &str) -> String {
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
 /// `path.name`, or `name` at the top of a bare body.
 pub fn join(path: &str, name: &str) -> String {
     if path.is_empty() {
@@ -70,13 +60,6 @@ pub fn message(name: &str) -> Result<&'static MessageSchema, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn camel_case_lowers_the_first_letter_only() {
-        assert_eq!(camel("ProducerId"), "producerId");
-        assert_eq!(camel("Enable2Pc"), "enable2Pc");
-        assert_eq!(camel(""), "");
-    }
 
     #[test]
     fn counts_take_the_plural_beyond_one() {

@@ -98,7 +98,7 @@ fn describe(error: &DecodeError, layout: &Layout) -> String {
                 }
             }
             PathSegment::Name(name) => {
-                let name = names::camel(name);
+                let name = kafka_wire::schema::json_name(name);
                 path = names::join(&path, &name);
             }
             PathSegment::Index(index) => path.push_str(&format!("[{index}]")),

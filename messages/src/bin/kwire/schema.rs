@@ -73,7 +73,7 @@ fn fields(schema: &StructSchema, version: Option<i16>, depth: usize, rows: &mut 
         }
         rows.push(Row {
             depth,
-            name: names::camel(field.name),
+            name: field.json_name(),
             ty: field.ty.to_string(),
             versions: field.versions.to_string(),
             notes: notes(field, version),

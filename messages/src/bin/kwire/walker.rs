@@ -126,7 +126,7 @@ impl<'l> Walk<'l> {
             if !field.versions.contains(self.version) || field.is_tagged_at(self.version) {
                 continue;
             }
-            let path = names::join(path, &names::camel(field.name));
+            let path = names::join(path, &field.json_name());
             self.value(reader, &field.ty, self.cx(field, flexible), &path, field)?;
         }
         if flexible {
@@ -338,7 +338,7 @@ impl<'l> Walk<'l> {
             let size_text = names::count(size as u64, "byte");
             match schema.fields.iter().find(|f| f.tag == Some(tag)) {
                 Some(field) => {
-                    let name = names::camel(field.name);
+                    let name = field.json_name();
                     let header = format!("{label}: tag {tag} ({name}), {size_text}");
                     self.line(tag_at..reader.position(), header);
                     self.known_tag(reader, field, flexible, &names::join(path, &name), size)?;
