@@ -161,6 +161,18 @@ class Output:
             sys.stdout.write(line + "\n")
             self.read += 1
 
+    def batches(self, batches, expect, last):
+        """Prints the records of one poll ({partition: [records]}, as kafka-python
+        and aiokafka return them) up to the expect-th message in all; the rest
+        are dropped unprocessed. Records in `last` (partition -> offset of the
+        last record printed), the offsets a group commit is made from."""
+        for tp, records in batches.items():
+            for r in records:
+                if self.read >= expect:
+                    return  # beyond the N-th: dropped
+                self.message(r.topic, r.partition, r.offset, r.key, r.value, r.headers)
+                last[tp] = r.offset
+
     def finish(self, ok):
         """Print the final line (produce), flush, and _exit: 0 if ok, else 1."""
         # The watchdog may call this while the main thread is stuck holding

@@ -127,12 +127,7 @@ def consume(args, out, deadline):
             break
         batches = consumer.poll(timeout_ms=spec.ms(min(0.5, left)),
                                 max_records=args.expect - out.read)
-        for tp, records in batches.items():
-            for r in records:
-                if out.read >= args.expect:
-                    break  # beyond the N-th: dropped
-                out.message(r.topic, r.partition, r.offset, r.key, r.value, r.headers)
-                last[tp] = r.offset
+        out.batches(batches, args.expect, last)
     log("read %d of %d in %.2fs" % (out.read, args.expect, time.monotonic() - t0))
 
     ok = out.read == args.expect
