@@ -7,7 +7,7 @@
 #![no_main]
 
 use bytes::Bytes;
-use kafka_wire_tests::codecs::codecs;
+use kwire_tests::codecs::codecs;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,8 +5,8 @@
 #![no_main]
 
 use bytes::Bytes;
-use kafka_wire::records::Batches;
-use kafka_wire_messages::control_records::ControlRecord;
+use kwire::records::Batches;
+use kwire_messages::control_records::ControlRecord;
 use libfuzzer_sys::fuzz_target;
 
 const MAX_DECOMPRESSED: usize = 1024 * 1024;

@@ -84,7 +84,7 @@ fn variants(input: &DeriveInput) -> syn::Result<Vec<Variant<'_>>> {
 }
 
 fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStream {
-    let p = quote!(::kafka_wire::__private);
+    let p = quote!(::kwire::__private);
     let ident = &input.ident;
     let enum_name = ident.to_string();
     let (kind_trait, side_trait) = match side {
@@ -195,7 +195,7 @@ fn json_dispatch(
     keys: &[Ident],
     key_consts: &TokenStream,
 ) -> TokenStream {
-    let p = quote!(::kafka_wire::__private);
+    let p = quote!(::kwire::__private);
     quote! {
         #[inline]
         fn from_json(

@@ -25,30 +25,30 @@ use syn::parse_macro_input;
 
 use crate::model::Derive;
 
-/// Derives `kafka_wire::Message` for a top-level message struct.
+/// Derives `kwire::Message` for a top-level message struct.
 #[proc_macro_derive(Message, attributes(kafka))]
 pub fn derive_message(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     derive(&input, Derive::Message).into()
 }
 
-/// Derives `kafka_wire::Struct` for a structure nested in a message.
+/// Derives `kwire::Struct` for a structure nested in a message.
 #[proc_macro_derive(Struct, attributes(kafka))]
 pub fn derive_struct(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     derive(&input, Derive::Struct).into()
 }
 
-/// Derives `kafka_wire::RequestEnum`: an enum with one variant per request type,
-/// decoded by API key. See `kafka_wire::dispatch`.
+/// Derives `kwire::RequestEnum`: an enum with one variant per request type,
+/// decoded by API key. See `kwire::dispatch`.
 #[proc_macro_derive(RequestEnum)]
 pub fn derive_request_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
     dispatch::derive(&input, dispatch::Side::Request).into()
 }
 
-/// Derives `kafka_wire::ResponseEnum`: an enum with one variant per response type,
-/// decoded by API key. See `kafka_wire::dispatch`.
+/// Derives `kwire::ResponseEnum`: an enum with one variant per response type,
+/// decoded by API key. See `kwire::dispatch`.
 #[proc_macro_derive(ResponseEnum)]
 pub fn derive_response_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);

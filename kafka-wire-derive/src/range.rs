@@ -1,8 +1,8 @@
 //! Version ranges as the derive reads them from attribute strings: Kafka's grammar,
-//! from `kafka-wire-version` (the one the runtime parses with), with the problem
+//! from `kwire-version` (the one the runtime parses with), with the problem
 //! worded for a compile error.
 
-pub use kafka_wire_version::VersionRange as Range;
+pub use kwire_version::VersionRange as Range;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -10,7 +10,7 @@ use quote::quote;
 /// Parses an attribute's range string.
 pub fn parse(text: &str) -> Result<Range, String> {
     Range::parse(text).map_err(|e| match e {
-        kafka_wire_version::VersionRangeError::Empty => e.to_string(),
+        kwire_version::VersionRangeError::Empty => e.to_string(),
         _ => format!("`{text}` is not a version range: {e}"),
     })
 }
@@ -33,8 +33,8 @@ pub fn highest(range: Range) -> i16 {
 /// Tokens that build `range` in generated code.
 pub fn tokens(range: Range) -> TokenStream {
     match (range.min(), range.max()) {
-        (Some(min), Some(max)) => quote!(::kafka_wire::__private::VersionRange::new(#min, #max)),
-        _ => quote!(::kafka_wire::__private::VersionRange::NONE),
+        (Some(min), Some(max)) => quote!(::kwire::__private::VersionRange::new(#min, #max)),
+        _ => quote!(::kwire::__private::VersionRange::NONE),
     }
 }
 
@@ -43,7 +43,7 @@ mod tests {
     use super::*;
 
     /// One table of inputs through both parsers: the derive's (this module) and the
-    /// runtime's (`VersionRange::parse`, what `kafka_wire::VersionRange` is). Both
+    /// runtime's (`VersionRange::parse`, what `kwire::VersionRange` is). Both
     /// must accept the same strings with the same meaning.
     #[test]
     fn the_derive_and_the_runtime_share_one_grammar() {

@@ -14,7 +14,7 @@ use std::fmt;
 /// Parsing is a `const fn`, so ranges can be checked at compile time.
 ///
 /// ```
-/// use kafka_wire_version::VersionRange;
+/// use kwire_version::VersionRange;
 ///
 /// const FLEXIBLE: VersionRange = VersionRange::parse_or_panic("3+");
 /// assert!(FLEXIBLE.contains(3) && FLEXIBLE.contains(i16::MAX) && !FLEXIBLE.contains(2));
@@ -31,7 +31,7 @@ pub struct VersionRange {
 /// Why a version range string could not be parsed.
 ///
 /// ```
-/// use kafka_wire_version::{VersionRange, VersionRangeError};
+/// use kwire_version::{VersionRange, VersionRangeError};
 ///
 /// assert_eq!(VersionRange::parse("3-2"), Err(VersionRangeError::Reversed));
 /// assert_eq!(
@@ -77,7 +77,7 @@ impl VersionRange {
     /// The open-ended range `min+`: every version from `min` on.
     ///
     /// ```
-    /// use kafka_wire_version::VersionRange;
+    /// use kwire_version::VersionRange;
     ///
     /// assert_eq!(VersionRange::at_least(3).to_string(), "3+");
     /// ```

@@ -2,14 +2,14 @@
 //! `kafka-wire`, encoded at each of its versions, with every byte annotated by
 //! walking the message's own runtime schema.
 //!
-//! Run it with `cargo run -p kafka-wire --example custom_message`.
+//! Run it with `cargo run -p kwire --example custom_message`.
 
 use bytes::Bytes;
-use kafka_wire::schema::{StructSchema, TypeSchema};
-use kafka_wire::{Cx, KafkaString, Message, Reader, UnknownTaggedFields, Wire};
+use kwire::schema::{StructSchema, TypeSchema};
+use kwire::{Cx, KafkaString, Message, Reader, UnknownTaggedFields, Wire};
 
 /// Asks a box office to hold seats for a show (an internal API in Kafka's format).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, versions = "0-2", flexible = "2+")]
 pub struct HoldSeatsRequest {
     /// The show to hold seats for.
@@ -30,7 +30,7 @@ pub struct HoldSeatsRequest {
 }
 
 /// One seat.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 pub struct Seat {
     /// The row letter.
     #[kafka(versions = "0+", map_key)]
@@ -130,7 +130,7 @@ impl<'a> Annotator<'a> {
         &mut self,
         schema: &StructSchema,
         depth: usize,
-    ) -> Result<(), kafka_wire::DecodeError> {
+    ) -> Result<(), kwire::DecodeError> {
         for field in schema.fields {
             if !field.versions.contains(self.version) || field.is_tagged_at(self.version) {
                 continue;

@@ -8,10 +8,10 @@
 //!
 //! ```
 //! use bytes::Bytes;
-//! use kafka_wire::{KafkaString, Message, MessageEnum, UnknownTaggedFields};
+//! use kwire::{KafkaString, Message, MessageEnum, UnknownTaggedFields};
 //!
 //! /// Asks for a greeting.
-//! #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+//! #[derive(Debug, Clone, PartialEq, kwire::Message)]
 //! #[kafka(api_key = 1000, kind = request, response = HelloResponse, versions = "0")]
 //! struct HelloRequest {
 //!     /// Who asks.
@@ -20,7 +20,7 @@
 //! }
 //!
 //! /// The greeting.
-//! #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+//! #[derive(Debug, Clone, PartialEq, kwire::Message)]
 //! #[kafka(api_key = 1000, kind = response, versions = "0")]
 //! struct HelloResponse {
 //!     /// The words.
@@ -29,7 +29,7 @@
 //! }
 //!
 //! /// Every request this service answers.
-//! #[derive(Debug, Clone, PartialEq, kafka_wire::RequestEnum)]
+//! #[derive(Debug, Clone, PartialEq, kwire::RequestEnum)]
 //! enum MyRequest {
 //!     Hello(HelloRequest),
 //! }
@@ -52,8 +52,8 @@ use crate::{DecodeError, EncodeError, Message, Reader};
 /// so client code can name the answer to any request:
 ///
 /// ```
-/// fn answer_type<R: kafka_wire::ApiRequest>() -> &'static str {
-///     <R::Response as kafka_wire::Message>::SCHEMA.name
+/// fn answer_type<R: kwire::ApiRequest>() -> &'static str {
+///     <R::Response as kwire::Message>::SCHEMA.name
 /// }
 /// ```
 #[diagnostic::on_unimplemented(
@@ -79,7 +79,7 @@ pub trait ApiResponse: Message {}
 /// [`MessageEnum::with_message`] calls [`call`](WithMessage::call) once.
 ///
 /// ```
-/// use kafka_wire::{Message, WithMessage};
+/// use kwire::{Message, WithMessage};
 ///
 /// /// The message's name.
 /// struct NameOf;

@@ -12,10 +12,10 @@ use crate::{EncodeError, EncodeErrorKind, Message};
 /// body with each sized once.
 ///
 /// ```
-/// use kafka_wire::{Message, UnknownTaggedFields};
+/// use kwire::{Message, UnknownTaggedFields};
 ///
 /// /// A counter.
-/// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+/// #[derive(Debug, Clone, PartialEq, kwire::Message)]
 /// #[kafka(kind = data, versions = "0-1", flexible = "1+")]
 /// struct Counter {
 ///     /// Its value.

@@ -24,7 +24,7 @@ use crate::wire::{Cx, Sizes, Wire};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
 
 /// Kafka's field rules, for every Kafka type: what derived structs call for each
-/// field. Not a public API (reached through `kafka_wire::__private`).
+/// field. Not a public API (reached through `kwire::__private`).
 ///
 /// Implemented for every [`Wire`] type and for nothing else, without `Wire` as a
 /// supertrait: a field type that is not a Kafka type then fails the one bound of
@@ -34,7 +34,7 @@ use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
     message = "`{Self}` is not a Kafka type",
     label = "no Kafka type is written as `{Self}`",
     note = "Kafka's types are written bool, i8, i16, u16, i32, u32, i64, f64, Uuid, KafkaString or String, Bytes, Records, Vec<T> or SmallVec<[T; N]>, and Option<T> where the field is nullable",
-    note = "a nested struct derives `kafka_wire::Struct`"
+    note = "a nested struct derives `kwire::Struct`"
 )]
 pub trait FieldRules: Sized {
     /// The field's Kafka type.

@@ -7,10 +7,10 @@
 //! field's versions, …).
 //!
 //! ```
-//! use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+//! use kwire::{KafkaString, Message, UnknownTaggedFields};
 //!
 //! /// Announces a node.
-//! #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+//! #[derive(Debug, Clone, PartialEq, kwire::Message)]
 //! #[kafka(kind = data, versions = "0-2", flexible = "2+")]
 //! pub struct NodeAnnouncement {
 //!     /// The node's ID.
@@ -63,7 +63,7 @@
 //! - **Bytes after a message** passed to [`Message::decode`] are
 //!   [`TrailingBytes`](DecodeErrorKind::TrailingBytes); Kafka's broker ignores what
 //!   follows a request body. [`Message::read_from`] reads a message and leaves the
-//!   rest to the caller; `kafka_wire_messages::net::request_frame` reads request
+//!   rest to the caller; `kwire_messages::net::request_frame` reads request
 //!   bodies either way.
 //! - **In Kafka's JSON form** (feature `json`), a key that is no field of the struct
 //!   is refused; Kafka's converter ignores it.
@@ -102,7 +102,7 @@ pub use encoder::Encoder;
 pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath, PathSegment,
 };
-pub use kafka_wire_version::{VersionRange, VersionRangeError};
+pub use kwire_version::{VersionRange, VersionRangeError};
 pub use message::{JsonForm, Message, Struct};
 pub use wire::reader::Reader;
 pub use wire::{
@@ -111,15 +111,15 @@ pub use wire::{
 };
 
 /// Derives [`Message`] (and [`Struct`], [`Wire`], `Default`) for a top-level message.
-pub use kafka_wire_derive::Message;
+pub use kwire_derive::Message;
 /// Derives [`MessageEnum`] and [`RequestEnum`](trait@RequestEnum) for an enum with one
 /// variant per request type (see [`dispatch`]).
-pub use kafka_wire_derive::RequestEnum;
+pub use kwire_derive::RequestEnum;
 /// Derives [`MessageEnum`] and [`ResponseEnum`](trait@ResponseEnum) for an enum with
 /// one variant per response type (see [`dispatch`]).
-pub use kafka_wire_derive::ResponseEnum;
+pub use kwire_derive::ResponseEnum;
 /// Derives [`Struct`] (and [`Wire`], `Default`) for a nested structure.
-pub use kafka_wire_derive::Struct;
+pub use kwire_derive::Struct;
 
 // `bytes` is part of the API (decoding takes `Bytes`); re-exported so users match versions.
 pub use bytes;
@@ -129,12 +129,12 @@ pub use bytes;
 /// Re-exported from the [`smallvec`](https://docs.rs/smallvec) crate so users match versions.
 ///
 /// ```
-/// use kafka_wire::{smallvec, Cx, SmallVec, Wire};
+/// use kwire::{smallvec, Cx, SmallVec, Wire};
 ///
 /// let replicas: SmallVec<[i32; 4]> = smallvec![1, 2, 3];
 /// assert!(!replicas.spilled()); // three IDs fit in place: no heap allocation
 /// let mut wire = Vec::new();
-/// let mut sizes = kafka_wire::wire::Sizes::new();
+/// let mut sizes = kwire::wire::Sizes::new();
 /// replicas.write(&mut wire, Cx::new(0, true), &mut sizes).unwrap(); // count + 1, then the IDs
 /// assert_eq!(wire, [4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]);
 /// ```

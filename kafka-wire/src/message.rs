@@ -25,7 +25,7 @@ impl<T> JsonForm for T {}
 
 /// A struct with a Kafka schema: a message body or a nested structure.
 ///
-/// Derived with `#[derive(kafka_wire::Message)]` or `#[derive(kafka_wire::Struct)]`.
+/// Derived with `#[derive(kwire::Message)]` or `#[derive(kwire::Struct)]`.
 pub trait Struct: Wire + Default + JsonForm {
     /// The struct's name and fields.
     const STRUCT_SCHEMA: StructSchema;
@@ -37,10 +37,10 @@ pub trait Struct: Wire + Default + JsonForm {
 /// value against the version first (sizing it exactly) and then writes it once.
 ///
 /// ```
-/// use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+/// use kwire::{KafkaString, Message, UnknownTaggedFields};
 ///
 /// /// Says hello.
-/// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+/// #[derive(Debug, Clone, PartialEq, kwire::Message)]
 /// #[kafka(kind = data, versions = "0-1", flexible = "1+")]
 /// struct Hello {
 ///     /// Who to greet.
@@ -86,10 +86,10 @@ pub trait Message: Struct {
     /// the message without working anything out again.
     ///
     /// ```
-    /// use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+    /// use kwire::{KafkaString, Message, UnknownTaggedFields};
     ///
     /// /// Says hello.
-    /// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
     /// #[kafka(kind = data, versions = "0-1", flexible = "1+")]
     /// struct Hello {
     ///     /// Who to greet.
@@ -132,10 +132,10 @@ pub trait Message: Struct {
     ///
     /// ```
     /// use bytes::Bytes;
-    /// use kafka_wire::{Message, Records};
+    /// use kwire::{Message, Records};
     ///
     /// /// Carries records.
-    /// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
     /// #[kafka(kind = data, versions = "0")]
     /// struct Batch {
     ///     /// The records.

@@ -1,9 +1,9 @@
 //! AddOffsetsToTxn (API key 25): adds a consumer group's offsets to a transaction.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// AddOffsetsToTxn request: the group whose offsets join the transaction.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 25, kind = request, response = AddOffsetsToTxnResponse, versions = "0-4",
         flexible = "3+", listeners = "broker")]
@@ -26,7 +26,7 @@ pub struct AddOffsetsToTxnRequest {
 }
 
 /// AddOffsetsToTxn response: whether the group was added.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 25, kind = response, versions = "0-4", flexible = "3+")]
 pub struct AddOffsetsToTxnResponse {

@@ -1,10 +1,10 @@
 //! AddPartitionsToTxn (API key 24): adds partitions to a transaction, or from version 4
 //! lets brokers verify them for batches of transactions.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// AddPartitionsToTxn request: the partitions to add to (or verify in) transactions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 24, kind = request, response = AddPartitionsToTxnResponse, versions = "0-5",
         flexible = "3+", listeners = "broker")]
@@ -30,7 +30,7 @@ pub struct AddPartitionsToTxnRequest {
 }
 
 /// One transaction and the partitions to add to it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AddPartitionsToTxnTransaction {
     /// The transactional id corresponding to the transaction.
@@ -55,7 +55,7 @@ pub struct AddPartitionsToTxnTransaction {
 }
 
 /// A topic and the partitions of it to add to a transaction.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AddPartitionsToTxnTopic {
     /// The name of the topic.
@@ -70,7 +70,7 @@ pub struct AddPartitionsToTxnTopic {
 }
 
 /// AddPartitionsToTxn response: the outcome for each partition, by transaction.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 24, kind = response, versions = "0-5", flexible = "3+")]
 pub struct AddPartitionsToTxnResponse {
@@ -93,7 +93,7 @@ pub struct AddPartitionsToTxnResponse {
 }
 
 /// The results of one transaction.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AddPartitionsToTxnResult {
     /// The transactional id corresponding to the transaction.
@@ -108,7 +108,7 @@ pub struct AddPartitionsToTxnResult {
 }
 
 /// The results of one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AddPartitionsToTxnTopicResult {
     /// The topic name.
@@ -123,7 +123,7 @@ pub struct AddPartitionsToTxnTopicResult {
 }
 
 /// The result of one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AddPartitionsToTxnPartitionResult {
     /// The partition indexes.

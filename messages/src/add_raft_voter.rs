@@ -1,10 +1,10 @@
 //! AddRaftVoter (API key 80): adds a voter to the KRaft controller quorum, sent by
 //! admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// AddRaftVoter request: the voter to add, with its directory ID and listeners.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 80, kind = request, response = AddRaftVoterResponse, versions = "0-1",
         flexible = "0+", listeners = "controller, broker")]
@@ -34,7 +34,7 @@ pub struct AddRaftVoterRequest {
 }
 
 /// A named endpoint on which the new voter can be reached.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
     /// The name of the endpoint.
@@ -52,7 +52,7 @@ pub struct Listener {
 }
 
 /// AddRaftVoter response: whether the voter was added.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 80, kind = response, versions = "0-1", flexible = "0+")]
 pub struct AddRaftVoterResponse {

@@ -1,9 +1,9 @@
 //! AllocateProducerIds (API key 67): a broker gets a block of producer IDs from the controller.
 
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
 /// AllocateProducerIds request: the broker asking for producer IDs, and its epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 67, kind = request, response = AllocateProducerIdsResponse, versions = "0",
         flexible = "0+", listeners = "controller")]
@@ -20,7 +20,7 @@ pub struct AllocateProducerIdsRequest {
 }
 
 /// AllocateProducerIds response: the allocated block, as first producer ID and count.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 67, kind = response, versions = "0", flexible = "0+")]
 pub struct AllocateProducerIdsResponse {

@@ -1,9 +1,9 @@
 //! AlterClientQuotas (API key 49): sets or removes client quotas.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// AlterClientQuotas request: the quota changes of each entity.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 49, kind = request, response = AlterClientQuotasResponse, versions = "0-1",
         flexible = "1+", listeners = "broker, controller")]
@@ -20,7 +20,7 @@ pub struct AlterClientQuotasRequest {
 }
 
 /// A quota entity and the quota changes to apply to it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct EntryData {
     /// The quota entity to alter.
@@ -35,7 +35,7 @@ pub struct EntryData {
 }
 
 /// One component of a quota entity: its type and name.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct EntityData {
     /// The entity type.
@@ -50,7 +50,7 @@ pub struct EntityData {
 }
 
 /// One quota change: set a key to a value, or remove it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OpData {
     /// The quota configuration key.
@@ -68,7 +68,7 @@ pub struct OpData {
 }
 
 /// AlterClientQuotas response: the outcome for each entity.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 49, kind = response, versions = "0-1", flexible = "1+")]
 pub struct AlterClientQuotasResponse {
@@ -85,7 +85,7 @@ pub struct AlterClientQuotasResponse {
 }
 
 /// The outcome of altering one entity's quotas (Kafka's response `EntryData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "EntryData")]
 pub struct EntryResultData {

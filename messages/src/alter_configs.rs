@@ -1,9 +1,9 @@
 //! AlterConfigs (API key 33): replaces the whole configuration of resources.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// AlterConfigs request: the new configuration of each resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 33, kind = request, response = AlterConfigsResponse, versions = "0-2",
         flexible = "2+", listeners = "broker, controller")]
@@ -20,7 +20,7 @@ pub struct AlterConfigsRequest {
 }
 
 /// A resource and the configuration to give it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterConfigsResource {
     /// The resource type.
@@ -38,7 +38,7 @@ pub struct AlterConfigsResource {
 }
 
 /// One configuration key and its new value.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterableConfig {
     /// The configuration key name.
@@ -53,7 +53,7 @@ pub struct AlterableConfig {
 }
 
 /// AlterConfigs response: the outcome for each resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 33, kind = response, versions = "0-2", flexible = "2+")]
 pub struct AlterConfigsResponse {
@@ -70,7 +70,7 @@ pub struct AlterConfigsResponse {
 }
 
 /// The outcome of altering one resource's configuration.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterConfigsResourceResponse {
     /// The resource error code.

@@ -2,10 +2,10 @@
 //! partition's ISR or leader recovery state.
 
 use crate::BrokerIds;
-use kafka_wire::{UnknownTaggedFields, Uuid};
+use kwire::{UnknownTaggedFields, Uuid};
 
 /// AlterPartition request: the new ISR the leader proposes for each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 56, kind = request, response = AlterPartitionResponse, versions = "2-3",
         flexible = "0+", listeners = "controller")]
@@ -25,7 +25,7 @@ pub struct AlterPartitionRequest {
 }
 
 /// A topic, by ID, and the partitions of it whose ISR to change.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct AlterPartitionRequestTopic {
@@ -41,7 +41,7 @@ pub struct AlterPartitionRequestTopic {
 }
 
 /// The proposed ISR of one partition and the epochs it is based on.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct AlterPartitionRequestPartition {
@@ -69,7 +69,7 @@ pub struct AlterPartitionRequestPartition {
 }
 
 /// A broker of the proposed ISR, with its broker epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct BrokerState {
     /// The ID of the broker.
@@ -84,7 +84,7 @@ pub struct BrokerState {
 }
 
 /// AlterPartition response: each partition's state as the controller committed it, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 56, kind = response, versions = "2-3", flexible = "0+")]
 pub struct AlterPartitionResponse {
@@ -104,7 +104,7 @@ pub struct AlterPartitionResponse {
 }
 
 /// The results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct AlterPartitionResponseTopic {
@@ -120,7 +120,7 @@ pub struct AlterPartitionResponseTopic {
 }
 
 /// The state of one partition after the change: leader, ISR and epochs.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct AlterPartitionResponsePartition {

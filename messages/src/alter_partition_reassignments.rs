@@ -1,10 +1,10 @@
 //! AlterPartitionReassignments (API key 45): starts or cancels partition reassignments.
 
 use crate::BrokerIds;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// AlterPartitionReassignments request: the new replica sets of partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 45, kind = request, response = AlterPartitionReassignmentsResponse,
         versions = "0-1", flexible = "0+", listeners = "broker, controller")]
@@ -25,7 +25,7 @@ pub struct AlterPartitionReassignmentsRequest {
 }
 
 /// A topic with partitions to reassign.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ReassignableTopic {
     /// The topic name.
@@ -40,7 +40,7 @@ pub struct ReassignableTopic {
 }
 
 /// A partition and its target replicas.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ReassignablePartition {
     /// The partition index.
@@ -56,7 +56,7 @@ pub struct ReassignablePartition {
 }
 
 /// AlterPartitionReassignments response: the outcome for each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 45, kind = response, versions = "0-1", flexible = "0+")]
 pub struct AlterPartitionReassignmentsResponse {
@@ -83,7 +83,7 @@ pub struct AlterPartitionReassignmentsResponse {
 }
 
 /// The outcome for one topic's partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ReassignableTopicResponse {
     /// The topic name.
@@ -98,7 +98,7 @@ pub struct ReassignableTopicResponse {
 }
 
 /// The outcome for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ReassignablePartitionResponse {
     /// The partition index.

@@ -1,9 +1,9 @@
 //! AlterReplicaLogDirs (API key 34): moves replicas between a broker's log directories.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// AlterReplicaLogDirs request: for each directory, the partitions to move there.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 34, kind = request, response = AlterReplicaLogDirsResponse, versions = "1-2",
         flexible = "2+", listeners = "broker")]
@@ -17,7 +17,7 @@ pub struct AlterReplicaLogDirsRequest {
 }
 
 /// A log directory and the partitions to move into it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterReplicaLogDir {
     /// The absolute directory path.
@@ -32,7 +32,7 @@ pub struct AlterReplicaLogDir {
 }
 
 /// A topic and the partitions of it to move.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterReplicaLogDirTopic {
     /// The topic name.
@@ -47,7 +47,7 @@ pub struct AlterReplicaLogDirTopic {
 }
 
 /// AlterReplicaLogDirs response: the outcome for each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 34, kind = response, versions = "1-2", flexible = "2+")]
 pub struct AlterReplicaLogDirsResponse {
@@ -64,7 +64,7 @@ pub struct AlterReplicaLogDirsResponse {
 }
 
 /// The outcomes for one topic's partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterReplicaLogDirTopicResult {
     /// The name of the topic.
@@ -79,7 +79,7 @@ pub struct AlterReplicaLogDirTopicResult {
 }
 
 /// The outcome of moving one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterReplicaLogDirPartitionResult {
     /// The partition index.

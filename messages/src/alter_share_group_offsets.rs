@@ -1,10 +1,10 @@
 //! AlterShareGroupOffsets (API key 91): sets the start offsets of an empty share
 //! group's share-partitions, for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// AlterShareGroupOffsets request: the group and each partition's new start offset.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 91, kind = request, response = AlterShareGroupOffsetsResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct AlterShareGroupOffsetsRequest {
 }
 
 /// A topic whose share-partition start offsets to alter.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsRequestTopic {
     /// The topic name.
@@ -36,7 +36,7 @@ pub struct AlterShareGroupOffsetsRequestTopic {
 }
 
 /// A partition and its new share-partition start offset.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsRequestPartition {
     /// The partition index.
@@ -51,7 +51,7 @@ pub struct AlterShareGroupOffsetsRequestPartition {
 }
 
 /// AlterShareGroupOffsets response: the outcome for the group and each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 91, kind = response, versions = "0", flexible = "0+")]
 pub struct AlterShareGroupOffsetsResponse {
@@ -74,7 +74,7 @@ pub struct AlterShareGroupOffsetsResponse {
 }
 
 /// The results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsResponseTopic {
     /// The topic name.
@@ -93,7 +93,7 @@ pub struct AlterShareGroupOffsetsResponseTopic {
 }
 
 /// The result for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterShareGroupOffsetsResponsePartition {
     /// The partition index.

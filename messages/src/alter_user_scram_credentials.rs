@@ -2,10 +2,10 @@
 //! credentials, for admin clients.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// AlterUserScramCredentials request: the SCRAM credentials to delete and to upsert.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 51, kind = request, response = AlterUserScramCredentialsResponse, versions = "0",
         flexible = "0+", listeners = "broker, controller")]
@@ -22,7 +22,7 @@ pub struct AlterUserScramCredentialsRequest {
 }
 
 /// A SCRAM credential to delete: a user and a mechanism.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ScramCredentialDeletion {
     /// The user name.
@@ -37,7 +37,7 @@ pub struct ScramCredentialDeletion {
 }
 
 /// A SCRAM credential to create or replace, salted and hashed by the client.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ScramCredentialUpsertion {
     /// The user name.
@@ -61,7 +61,7 @@ pub struct ScramCredentialUpsertion {
 }
 
 /// AlterUserScramCredentials response: the outcome for each affected user.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 51, kind = response, versions = "0", flexible = "0+")]
 pub struct AlterUserScramCredentialsResponse {
@@ -78,7 +78,7 @@ pub struct AlterUserScramCredentialsResponse {
 }
 
 /// The outcome of altering one user's SCRAM credentials.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterUserScramCredentialsResult {
     /// The user name.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use kafka_wire::VersionRange;
+use kwire::VersionRange;
 
 use crate::api_versions::ApiVersion;
 use crate::registry::RETIRED_API_KEYS;
@@ -136,8 +136,8 @@ impl ApiKey {
     /// order: what a server built on this crate answers ApiVersions with.
     ///
     /// ```
-    /// use kafka_wire_messages::api_key::Listener;
-    /// use kafka_wire_messages::ApiKey;
+    /// use kwire_messages::api_key::Listener;
+    /// use kwire_messages::ApiKey;
     ///
     /// let entries = ApiKey::api_versions(Listener::Broker);
     /// let metadata = entries.iter().find(|e| e.api_key == 3).unwrap();

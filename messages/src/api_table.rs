@@ -20,7 +20,7 @@ macro_rules! api_table {
             $(
                 same(
                     ::core::marker::PhantomData::<
-                        <$request as ::kafka_wire::ApiRequest>::Response,
+                        <$request as ::kwire::ApiRequest>::Response,
                     >,
                     ::core::marker::PhantomData::<$response>,
                 );
@@ -31,7 +31,7 @@ macro_rules! api_table {
         /// versions are read from its request's schema.
         ///
         /// ```
-        /// use kafka_wire_messages::{ApiKey, ApiKeyError};
+        /// use kwire_messages::{ApiKey, ApiKeyError};
         ///
         /// let key = ApiKey::try_from(18).unwrap();
         /// assert_eq!(key, ApiKey::ApiVersions);
@@ -49,8 +49,8 @@ macro_rules! api_table {
                 #[doc = concat!(
                     "[`", stringify!($request), "`] and [`", stringify!($response), "`]."
                 )]
-                $api = ::kafka_wire::dispatch::api_key_of(
-                    &<$request as ::kafka_wire::Message>::SCHEMA,
+                $api = ::kwire::dispatch::api_key_of(
+                    &<$request as ::kwire::Message>::SCHEMA,
                 ),
             )*
         }
@@ -67,16 +67,16 @@ macro_rules! api_table {
             }
 
             /// The request's schema.
-            pub const fn request_schema(self) -> &'static ::kafka_wire::schema::MessageSchema {
+            pub const fn request_schema(self) -> &'static ::kwire::schema::MessageSchema {
                 match self {
-                    $(ApiKey::$api => &<$request as ::kafka_wire::Message>::SCHEMA,)*
+                    $(ApiKey::$api => &<$request as ::kwire::Message>::SCHEMA,)*
                 }
             }
 
             /// The response's schema.
-            pub const fn response_schema(self) -> &'static ::kafka_wire::schema::MessageSchema {
+            pub const fn response_schema(self) -> &'static ::kwire::schema::MessageSchema {
                 match self {
-                    $(ApiKey::$api => &<$response as ::kafka_wire::Message>::SCHEMA,)*
+                    $(ApiKey::$api => &<$response as ::kwire::Message>::SCHEMA,)*
                 }
             }
 
@@ -93,15 +93,15 @@ macro_rules! api_table {
         /// Any Kafka request, decoded by API key.
         ///
         /// ```
-        /// use kafka_wire::{Message, MessageEnum};
-        /// use kafka_wire_messages::{ApiKey, ApiVersionsRequest, Request};
+        /// use kwire::{Message, MessageEnum};
+        /// use kwire_messages::{ApiKey, ApiVersionsRequest, Request};
         ///
         /// let bytes = ApiVersionsRequest::default().encode(3).unwrap();
         /// let request = Request::decode(18, 3, &bytes).unwrap();
         /// assert_eq!(request.api(), ApiKey::ApiVersions);
         /// assert_eq!(request.encode(3).unwrap(), bytes);
         /// ```
-        #[derive(Debug, Clone, PartialEq, ::kafka_wire::RequestEnum)]
+        #[derive(Debug, Clone, PartialEq, ::kwire::RequestEnum)]
         #[non_exhaustive]
         pub enum Request {
             $(
@@ -113,15 +113,15 @@ macro_rules! api_table {
         /// Any Kafka response, decoded by API key.
         ///
         /// ```
-        /// use kafka_wire::{Message, MessageEnum};
-        /// use kafka_wire_messages::{ApiKey, HeartbeatResponse, Response};
+        /// use kwire::{Message, MessageEnum};
+        /// use kwire_messages::{ApiKey, HeartbeatResponse, Response};
         ///
         /// let bytes = HeartbeatResponse::default().with_error_code(27).encode(4).unwrap();
         /// let response = Response::decode(12, 4, &bytes).unwrap();
         /// assert_eq!(response.api(), ApiKey::Heartbeat);
         /// assert!(matches!(response, Response::Heartbeat(ref r) if r.error_code == 27));
         /// ```
-        #[derive(Debug, Clone, PartialEq, ::kafka_wire::ResponseEnum)]
+        #[derive(Debug, Clone, PartialEq, ::kwire::ResponseEnum)]
         #[non_exhaustive]
         pub enum Response {
             $(

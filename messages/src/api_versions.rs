@@ -1,12 +1,12 @@
 //! ApiVersions (API key 18): which API versions a broker supports.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// ApiVersions request: asks a broker which API versions it supports.
 ///
 /// ```
-/// use kafka_wire::{KafkaString, Message};
-/// use kafka_wire_messages::ApiVersionsRequest;
+/// use kwire::{KafkaString, Message};
+/// use kwire_messages::ApiVersionsRequest;
 ///
 /// let request = ApiVersionsRequest::default()
 ///     .with_client_software_name(KafkaString::from_static("u03-app"))
@@ -14,7 +14,7 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// assert_eq!(&request.encode(3).unwrap()[..], b"\x08u03-app\x041.0\0");
 /// assert!(request.encode(2).unwrap().is_empty()); // ignorable fields dropped
 /// ```
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 18, kind = request, response = ApiVersionsResponse, versions = "0-5",
         flexible = "3+", listeners = "broker, controller")]
@@ -41,8 +41,8 @@ pub struct ApiVersionsRequest {
 /// ApiVersions response: the API versions, features and finalized features of a broker.
 ///
 /// ```
-/// use kafka_wire::Message;
-/// use kafka_wire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire::Message;
+/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
 ///
 /// let version = ApiVersion::default()
 ///     .with_api_key(18)
@@ -52,7 +52,7 @@ pub struct ApiVersionsRequest {
 /// let bytes = response.encode(3).unwrap();
 /// assert_eq!(ApiVersionsResponse::decode(&bytes, 3).unwrap(), response);
 /// ```
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 18, kind = response, versions = "0-5", flexible = "3+")]
 pub struct ApiVersionsResponse {
@@ -88,7 +88,7 @@ pub struct ApiVersionsResponse {
 }
 
 /// One API the broker supports, with its version range.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ApiVersion {
     /// The API index.
@@ -106,7 +106,7 @@ pub struct ApiVersion {
 }
 
 /// A feature the broker supports, with its version range.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct SupportedFeatureKey {
     /// The name of the feature.
@@ -124,7 +124,7 @@ pub struct SupportedFeatureKey {
 }
 
 /// A cluster-wide finalized feature and its version levels.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct FinalizedFeatureKey {
     /// The name of the feature.

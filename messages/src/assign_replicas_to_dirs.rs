@@ -1,10 +1,10 @@
 //! AssignReplicasToDirs (API key 73): a broker tells the controller in which of its log directories
 //! each replica lives (JBOD, KIP-858).
 
-use kafka_wire::{UnknownTaggedFields, Uuid};
+use kwire::{UnknownTaggedFields, Uuid};
 
 /// AssignReplicasToDirs request: the broker's partitions, by the log directory that holds them.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 73, kind = request, response = AssignReplicasToDirsResponse, versions = "0",
         flexible = "0+", listeners = "controller")]
@@ -24,7 +24,7 @@ pub struct AssignReplicasToDirsRequest {
 }
 
 /// A log directory and the partitions assigned to it (Kafka's `DirectoryData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "DirectoryData")]
 pub struct AssignReplicasToDirsDirectory {
@@ -40,7 +40,7 @@ pub struct AssignReplicasToDirsDirectory {
 }
 
 /// A topic and the partitions of it assigned to a directory (Kafka's `TopicData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct AssignReplicasToDirsTopic {
@@ -56,7 +56,7 @@ pub struct AssignReplicasToDirsTopic {
 }
 
 /// A partition assigned to a directory (Kafka's `PartitionData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct AssignReplicasToDirsPartition {
@@ -69,7 +69,7 @@ pub struct AssignReplicasToDirsPartition {
 }
 
 /// AssignReplicasToDirs response: the outcome for each assigned partition, by directory.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 73, kind = response, versions = "0", flexible = "0+")]
 pub struct AssignReplicasToDirsResponse {
@@ -89,7 +89,7 @@ pub struct AssignReplicasToDirsResponse {
 }
 
 /// The outcomes for one log directory (Kafka's response `DirectoryData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "DirectoryData")]
 pub struct AssignReplicasToDirsDirectoryResult {
@@ -105,7 +105,7 @@ pub struct AssignReplicasToDirsDirectoryResult {
 }
 
 /// The outcomes for one topic's partitions (Kafka's response `TopicData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct AssignReplicasToDirsTopicResult {
@@ -121,7 +121,7 @@ pub struct AssignReplicasToDirsTopicResult {
 }
 
 /// The outcome of assigning one partition (Kafka's response `PartitionData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct AssignReplicasToDirsPartitionResult {

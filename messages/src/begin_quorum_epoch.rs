@@ -1,9 +1,9 @@
 //! BeginQuorumEpoch (API key 53): a newly elected KRaft leader announces itself to the voters.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// BeginQuorumEpoch request: the new leader and its epoch, with the leader's endpoints.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 53, kind = request, response = BeginQuorumEpochResponse, versions = "0-1",
         flexible = "1+", listeners = "controller")]
@@ -26,7 +26,7 @@ pub struct BeginQuorumEpochRequest {
 }
 
 /// The metadata topic whose leader is announced, with its partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct BeginQuorumEpochRequestTopic {
@@ -42,7 +42,7 @@ pub struct BeginQuorumEpochRequestTopic {
 }
 
 /// The new leader and epoch of one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct BeginQuorumEpochRequestPartition {
@@ -64,7 +64,7 @@ pub struct BeginQuorumEpochRequestPartition {
 }
 
 /// One listener of the leader: its name, host and port.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct LeaderEndpoint {
     /// The name of the endpoint.
@@ -82,7 +82,7 @@ pub struct LeaderEndpoint {
 }
 
 /// BeginQuorumEpoch response: the outcome for each partition, with the leader the voter knows.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 53, kind = response, versions = "0-1", flexible = "1+")]
 pub struct BeginQuorumEpochResponse {
@@ -101,7 +101,7 @@ pub struct BeginQuorumEpochResponse {
 }
 
 /// The voter's results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct BeginQuorumEpochResponseTopic {
@@ -117,7 +117,7 @@ pub struct BeginQuorumEpochResponseTopic {
 }
 
 /// The voter's result for one partition, with the leader it knows.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct BeginQuorumEpochResponsePartition {
@@ -139,7 +139,7 @@ pub struct BeginQuorumEpochResponsePartition {
 }
 
 /// How to reach a node named as a leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

@@ -1,10 +1,10 @@
 //! BrokerHeartbeat (API key 63): a KRaft broker keeps its registration alive and tells
 //! the controller its progress and whether it wants to be fenced or shut down.
 
-use kafka_wire::{UnknownTaggedFields, Uuid};
+use kwire::{UnknownTaggedFields, Uuid};
 
 /// BrokerHeartbeat request: the broker's metadata offset and the state it wants to be in.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 63, kind = request, response = BrokerHeartbeatResponse, versions = "0-2",
         flexible = "0+", listeners = "controller")]
@@ -37,7 +37,7 @@ pub struct BrokerHeartbeatRequest {
 }
 
 /// BrokerHeartbeat response: whether the broker is caught up, fenced, and may shut down.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 63, kind = response, versions = "0-2", flexible = "0+")]
 pub struct BrokerHeartbeatResponse {

@@ -6,13 +6,13 @@
 /// Up to four IDs, which covers any usual replication factor, are held in place, so
 /// decoding a partition's replica lists allocates nothing; that is most of what
 /// decoding a large MetadataResponse would otherwise cost. Longer lists move to the
-/// heap. It derefs to `[i32]`; build one with [`smallvec!`](kafka_wire::smallvec), from
+/// heap. It derefs to `[i32]`; build one with [`smallvec!`](kwire::smallvec), from
 /// a `Vec` or an array with `.into()`, or with `collect()`.
 ///
 /// ```
-/// use kafka_wire::smallvec;
-/// use kafka_wire_messages::metadata::MetadataResponsePartition;
-/// use kafka_wire_messages::BrokerIds;
+/// use kwire::smallvec;
+/// use kwire_messages::metadata::MetadataResponsePartition;
+/// use kwire_messages::BrokerIds;
 ///
 /// let partition = MetadataResponsePartition::default()
 ///     .with_leader_id(2)
@@ -27,4 +27,4 @@
 ///     .collect();
 /// assert_eq!(lagging[..], [1]);
 /// ```
-pub type BrokerIds = kafka_wire::SmallVec<[i32; 4]>;
+pub type BrokerIds = kwire::SmallVec<[i32; 4]>;

@@ -1,10 +1,10 @@
 //! BrokerRegistration (API key 62): a KRaft broker registers with the controller at
 //! startup and gets its broker epoch.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// BrokerRegistration request: the broker's identity, listeners, features and log directories.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 62, kind = request, response = BrokerRegistrationResponse, versions = "0-4",
         flexible = "0+", listeners = "controller")]
@@ -44,7 +44,7 @@ pub struct BrokerRegistrationRequest {
 }
 
 /// One listener of the broker: its name, host, port and security protocol.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
     /// The name of the endpoint.
@@ -65,7 +65,7 @@ pub struct Listener {
 }
 
 /// A feature the broker supports, with its range of supported levels.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Feature {
     /// The feature name.
@@ -83,7 +83,7 @@ pub struct Feature {
 }
 
 /// BrokerRegistration response: the broker epoch the controller assigned, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 62, kind = response, versions = "0-4", flexible = "0+")]
 pub struct BrokerRegistrationResponse {

@@ -1,9 +1,9 @@
 //! ConsumerGroupDescribe (API key 69): describes KIP-848 consumer groups and their members.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ConsumerGroupDescribe request: the groups to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 69, kind = request, response = ConsumerGroupDescribeResponse, versions = "0-1",
         flexible = "0+", listeners = "broker")]
@@ -20,7 +20,7 @@ pub struct ConsumerGroupDescribeRequest {
 }
 
 /// ConsumerGroupDescribe response: each group's state, epochs and members.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 69, kind = response, versions = "0-1", flexible = "0+")]
 pub struct ConsumerGroupDescribeResponse {
@@ -37,7 +37,7 @@ pub struct ConsumerGroupDescribeResponse {
 }
 
 /// One described group: its state, epochs, assignor and members.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroup {
     /// The describe error, or 0 if there was no error.
@@ -73,7 +73,7 @@ pub struct DescribedGroup {
 }
 
 /// One member of a described group, with its subscription and assignments.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Member {
     /// The member ID.
@@ -115,7 +115,7 @@ pub struct Member {
 }
 
 /// The partitions assigned to a member (current or target).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
     /// The assigned topic-partitions to the member.
@@ -127,7 +127,7 @@ pub struct Assignment {
 }
 
 /// A topic, by ID and name, and partitions of it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {
     /// The topic ID.

@@ -1,10 +1,10 @@
 //! ConsumerGroupHeartbeat (API key 68): a member joins, heartbeats in or leaves a KIP-848 consumer
 //! group, and gets its assignment.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ConsumerGroupHeartbeat request: the member's epoch and what changed since its last heartbeat.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 68, kind = request, response = ConsumerGroupHeartbeatResponse, versions = "0-1",
         flexible = "0+", listeners = "broker")]
@@ -55,7 +55,7 @@ pub struct ConsumerGroupHeartbeatRequest {
 }
 
 /// A topic, by ID, and partitions of it (owned by the member, or assigned to it).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {
     /// The topic ID.
@@ -70,7 +70,7 @@ pub struct TopicPartitions {
 }
 
 /// ConsumerGroupHeartbeat response: the member's epoch, heartbeat interval and any new assignment.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 68, kind = response, versions = "0-1", flexible = "0+")]
 pub struct ConsumerGroupHeartbeatResponse {
@@ -103,7 +103,7 @@ pub struct ConsumerGroupHeartbeatResponse {
 }
 
 /// The partitions assigned to the member.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
     /// The partitions assigned to the member that can be used immediately.

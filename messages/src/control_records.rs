@@ -10,8 +10,8 @@
 //! version, 0).
 
 use bytes::{BufMut, Bytes, BytesMut};
-use kafka_wire::records::Record;
-use kafka_wire::{DecodeError, EncodeError, Message, Reader};
+use kwire::records::Record;
+use kwire::{DecodeError, EncodeError, Message, Reader};
 
 use crate::data::{
     ControlRecordTypeSchema, EndTxnMarker, KRaftVersionRecord, LeaderChangeMessage,
@@ -21,9 +21,9 @@ use crate::data::{
 /// A control record, by type.
 ///
 /// ```
-/// use kafka_wire::records::{Batches, RecordBatchBuilder};
-/// use kafka_wire_messages::control_records::ControlRecord;
-/// use kafka_wire_messages::data::EndTxnMarker;
+/// use kwire::records::{Batches, RecordBatchBuilder};
+/// use kwire_messages::control_records::ControlRecord;
+/// use kwire_messages::data::EndTxnMarker;
 ///
 /// let commit = ControlRecord::Commit(EndTxnMarker::default().with_coordinator_epoch(5));
 /// let mut builder = RecordBatchBuilder::new(10)
@@ -183,7 +183,7 @@ fn decode<M: Message>(
 
 #[cfg(test)]
 mod tests {
-    use kafka_wire::records::{Batches, RecordBatchBuilder};
+    use kwire::records::{Batches, RecordBatchBuilder};
 
     use super::*;
     use crate::data::leader_change_message::Voter;

@@ -1,9 +1,9 @@
 //! ControllerRegistration (API key 70): a KRaft controller registers with the active controller.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ControllerRegistration request: the controller's ID, incarnation, listeners and features.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 70, kind = request, response = ControllerRegistrationResponse, versions = "0",
         flexible = "0+", listeners = "controller")]
@@ -29,7 +29,7 @@ pub struct ControllerRegistrationRequest {
 }
 
 /// A listener of the controller: its name, address and security protocol.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
     /// The name of the endpoint.
@@ -50,7 +50,7 @@ pub struct Listener {
 }
 
 /// A feature the controller supports, with its range of levels.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Feature {
     /// The feature name.
@@ -68,7 +68,7 @@ pub struct Feature {
 }
 
 /// ControllerRegistration response: whether the registration succeeded.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 70, kind = response, versions = "0", flexible = "0+")]
 pub struct ControllerRegistrationResponse {

@@ -1,9 +1,9 @@
 //! CreateAcls (API key 30): creates ACL bindings.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// CreateAcls request: the ACLs to create.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 30, kind = request, response = CreateAclsResponse, versions = "1-3",
         flexible = "2+", listeners = "broker, controller")]
@@ -17,7 +17,7 @@ pub struct CreateAclsRequest {
 }
 
 /// One ACL to create.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AclCreation {
     /// The type of the resource.
@@ -47,7 +47,7 @@ pub struct AclCreation {
 }
 
 /// CreateAcls response: one result per requested ACL creation.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 30, kind = response, versions = "1-3", flexible = "2+")]
 pub struct CreateAclsResponse {
@@ -64,7 +64,7 @@ pub struct CreateAclsResponse {
 }
 
 /// The outcome of one ACL creation.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AclCreationResult {
     /// The result error, or zero if there was no error.

@@ -1,10 +1,10 @@
 //! CreateDelegationToken (API key 38): creates a delegation token for a principal.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// CreateDelegationToken request: asks for a new delegation token.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 38, kind = request, response = CreateDelegationTokenResponse, versions = "1-3",
         flexible = "2+", listeners = "broker, controller")]
@@ -30,7 +30,7 @@ pub struct CreateDelegationTokenRequest {
 }
 
 /// A principal allowed to renew the token.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatableRenewers {
     /// The type of the Kafka principal.
@@ -45,7 +45,7 @@ pub struct CreatableRenewers {
 }
 
 /// CreateDelegationToken response: the new token, its owner and its lifetimes.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 38, kind = response, versions = "1-3", flexible = "2+")]
 pub struct CreateDelegationTokenResponse {

@@ -1,10 +1,10 @@
 //! CreatePartitions (API key 37): adds partitions to existing topics.
 
 use crate::BrokerIds;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// CreatePartitions request: the new partition count of each topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 37, kind = request, response = CreatePartitionsResponse, versions = "0-3",
         flexible = "2+", listeners = "broker, controller")]
@@ -25,7 +25,7 @@ pub struct CreatePartitionsRequest {
 }
 
 /// A topic, its new partition count and optionally where the new partitions go.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatePartitionsTopic {
     /// The topic name.
@@ -43,7 +43,7 @@ pub struct CreatePartitionsTopic {
 }
 
 /// The brokers that will hold the replicas of one new partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatePartitionsAssignment {
     /// The assigned broker IDs.
@@ -55,7 +55,7 @@ pub struct CreatePartitionsAssignment {
 }
 
 /// CreatePartitions response: the outcome for each topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 37, kind = response, versions = "0-3", flexible = "2+")]
 pub struct CreatePartitionsResponse {
@@ -72,7 +72,7 @@ pub struct CreatePartitionsResponse {
 }
 
 /// The outcome of adding partitions to one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatePartitionsTopicResult {
     /// The topic name.

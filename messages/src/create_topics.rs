@@ -1,10 +1,10 @@
 //! CreateTopics (API key 19): creates topics, with their partitions, replicas and configs.
 
 use crate::BrokerIds;
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// CreateTopics request: asks the cluster to create topics.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 19, kind = request, response = CreateTopicsResponse, versions = "2-7",
         flexible = "5+", listeners = "broker, controller")]
@@ -25,7 +25,7 @@ pub struct CreateTopicsRequest {
 }
 
 /// A topic to create.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatableTopic {
     /// The topic name.
@@ -53,7 +53,7 @@ pub struct CreatableTopic {
 }
 
 /// The brokers a partition of a new topic is placed on.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatableReplicaAssignment {
     /// The partition index.
@@ -68,7 +68,7 @@ pub struct CreatableReplicaAssignment {
 }
 
 /// A custom configuration for a new topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatableTopicConfig {
     /// The configuration name.
@@ -83,7 +83,7 @@ pub struct CreatableTopicConfig {
 }
 
 /// CreateTopics response: the outcome for each topic, with its settings from version 5.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 19, kind = response, versions = "2-7", flexible = "5+")]
 pub struct CreateTopicsResponse {
@@ -100,7 +100,7 @@ pub struct CreateTopicsResponse {
 }
 
 /// The outcome of creating one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatableTopicResult {
     /// The topic name.
@@ -133,7 +133,7 @@ pub struct CreatableTopicResult {
 }
 
 /// One configuration of a created topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CreatableTopicConfigs {
     /// The configuration name.

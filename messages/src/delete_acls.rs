@@ -1,9 +1,9 @@
 //! DeleteAcls (API key 31): deletes the ACLs that match filters.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DeleteAcls request: the filters selecting the ACLs to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 31, kind = request, response = DeleteAclsResponse, versions = "1-3",
         flexible = "2+", listeners = "broker, controller")]
@@ -17,7 +17,7 @@ pub struct DeleteAclsRequest {
 }
 
 /// One filter selecting ACLs to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteAclsFilter {
     /// The resource type.
@@ -47,7 +47,7 @@ pub struct DeleteAclsFilter {
 }
 
 /// DeleteAcls response: per filter, the ACLs it matched and whether they were deleted.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 31, kind = response, versions = "1-3", flexible = "2+")]
 pub struct DeleteAclsResponse {
@@ -64,7 +64,7 @@ pub struct DeleteAclsResponse {
 }
 
 /// The outcome of one delete filter.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteAclsFilterResult {
     /// The error code, or 0 if the filter succeeded.
@@ -82,7 +82,7 @@ pub struct DeleteAclsFilterResult {
 }
 
 /// One ACL matched by a delete filter, and the outcome of its deletion.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteAclsMatchingAcl {
     /// The deletion error code, or 0 if the deletion succeeded.

@@ -1,9 +1,9 @@
 //! DeleteGroups (API key 42): deletes empty groups.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DeleteGroups request: names the groups to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 42, kind = request, response = DeleteGroupsResponse, versions = "0-3",
         flexible = "2+", listeners = "broker")]
@@ -17,7 +17,7 @@ pub struct DeleteGroupsRequest {
 }
 
 /// DeleteGroups response: the outcome for each group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 42, kind = response, versions = "0-3", flexible = "2+")]
 pub struct DeleteGroupsResponse {
@@ -34,7 +34,7 @@ pub struct DeleteGroupsResponse {
 }
 
 /// The deletion outcome for one group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeletableGroupResult {
     /// The group id.

@@ -1,9 +1,9 @@
 //! DeleteRecords (API key 21): deletes the records of partitions below given offsets.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DeleteRecords request: asks partition leaders to delete records before offsets.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 21, kind = request, response = DeleteRecordsResponse, versions = "0-2",
         flexible = "2+", listeners = "broker")]
@@ -20,7 +20,7 @@ pub struct DeleteRecordsRequest {
 }
 
 /// A topic to delete records from.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteRecordsTopic {
     /// The topic name.
@@ -35,7 +35,7 @@ pub struct DeleteRecordsTopic {
 }
 
 /// A partition to delete records from, and the offset to delete up to.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteRecordsPartition {
     /// The partition index.
@@ -51,7 +51,7 @@ pub struct DeleteRecordsPartition {
 }
 
 /// DeleteRecords response: the new low watermark or error of each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 21, kind = response, versions = "0-2", flexible = "2+")]
 pub struct DeleteRecordsResponse {
@@ -68,7 +68,7 @@ pub struct DeleteRecordsResponse {
 }
 
 /// The outcome of deleting records from one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteRecordsTopicResult {
     /// The topic name.
@@ -83,7 +83,7 @@ pub struct DeleteRecordsTopicResult {
 }
 
 /// The outcome of deleting records from one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteRecordsPartitionResult {
     /// The partition index.

@@ -1,10 +1,10 @@
 //! DeleteShareGroupOffsets (API key 92): deletes the offsets of topics from an empty
 //! share group, for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// DeleteShareGroupOffsets request: the group and the topics whose offsets to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 92, kind = request, response = DeleteShareGroupOffsetsResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct DeleteShareGroupOffsetsRequest {
 }
 
 /// A topic whose offsets to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteShareGroupOffsetsRequestTopic {
     /// The topic name.
@@ -33,7 +33,7 @@ pub struct DeleteShareGroupOffsetsRequestTopic {
 }
 
 /// DeleteShareGroupOffsets response: the outcome for the group and each topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 92, kind = response, versions = "0", flexible = "0+")]
 pub struct DeleteShareGroupOffsetsResponse {
@@ -56,7 +56,7 @@ pub struct DeleteShareGroupOffsetsResponse {
 }
 
 /// The result for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteShareGroupOffsetsResponseTopic {
     /// The topic name.

@@ -1,10 +1,10 @@
 //! DeleteShareGroupState (API key 86): the group coordinator asks the share
 //! coordinator to delete the persisted state of share-partitions.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// DeleteShareGroupState request: the share-partitions whose state to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 86, kind = request, response = DeleteShareGroupStateResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct DeleteShareGroupStateRequest {
 }
 
 /// A topic whose share-partition state to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "DeleteStateData")]
 pub struct DeleteStateTopic {
@@ -37,7 +37,7 @@ pub struct DeleteStateTopic {
 }
 
 /// A share-partition whose state to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct DeleteStatePartition {
@@ -50,7 +50,7 @@ pub struct DeleteStatePartition {
 }
 
 /// DeleteShareGroupState response: the outcome for each share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 86, kind = response, versions = "0", flexible = "0+")]
 pub struct DeleteShareGroupStateResponse {
@@ -63,7 +63,7 @@ pub struct DeleteShareGroupStateResponse {
 }
 
 /// The delete results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "DeleteStateResult")]
 pub struct DeleteStateTopicResult {
@@ -79,7 +79,7 @@ pub struct DeleteStateTopicResult {
 }
 
 /// The delete result for one share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionResult")]
 pub struct DeleteStatePartitionResult {

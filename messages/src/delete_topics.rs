@@ -1,9 +1,9 @@
 //! DeleteTopics (API key 20): deletes topics, by name or, from version 6, by topic ID.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// DeleteTopics request: asks the cluster to delete topics.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 20, kind = request, response = DeleteTopicsResponse, versions = "1-6",
         flexible = "4+", listeners = "broker, controller")]
@@ -23,7 +23,7 @@ pub struct DeleteTopicsRequest {
 }
 
 /// A topic to delete, named or identified by its ID.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeleteTopicState {
     /// The topic name.
@@ -38,7 +38,7 @@ pub struct DeleteTopicState {
 }
 
 /// DeleteTopics response: the outcome for each topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 20, kind = response, versions = "1-6", flexible = "4+")]
 pub struct DeleteTopicsResponse {
@@ -55,7 +55,7 @@ pub struct DeleteTopicsResponse {
 }
 
 /// The outcome of deleting one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DeletableTopicResult {
     /// The topic name.

@@ -1,9 +1,9 @@
 //! DescribeAcls (API key 29): lists the ACLs that match a filter.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeAcls request: a filter selecting the ACLs to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 29, kind = request, response = DescribeAclsResponse, versions = "1-3",
         flexible = "2+", listeners = "broker, controller")]
@@ -35,7 +35,7 @@ pub struct DescribeAclsRequest {
 }
 
 /// DescribeAcls response: the matching ACLs, grouped by resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 29, kind = response, versions = "1-3", flexible = "2+")]
 pub struct DescribeAclsResponse {
@@ -58,7 +58,7 @@ pub struct DescribeAclsResponse {
 }
 
 /// A resource referenced by the matching ACLs, with those ACLs.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeAclsResource {
     /// The resource type.
@@ -79,7 +79,7 @@ pub struct DescribeAclsResource {
 }
 
 /// One ACL on a resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AclDescription {
     /// The ACL principal.

@@ -1,9 +1,9 @@
 //! DescribeClientQuotas (API key 48): reads the client quotas matching a filter.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeClientQuotas request: the filter that selects quota entities.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 48, kind = request, response = DescribeClientQuotasResponse, versions = "0-1",
         flexible = "1+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct DescribeClientQuotasRequest {
 }
 
 /// One filter component: an entity type and how to match its name.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ComponentData {
     /// The entity type that the filter component applies to.
@@ -40,7 +40,7 @@ pub struct ComponentData {
 }
 
 /// DescribeClientQuotas response: the matching entities and their quota values.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 48, kind = response, versions = "0-1", flexible = "1+")]
 pub struct DescribeClientQuotasResponse {
@@ -63,7 +63,7 @@ pub struct DescribeClientQuotasResponse {
 }
 
 /// A quota entity and its quota values.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct EntryData {
     /// The quota entity description.
@@ -78,7 +78,7 @@ pub struct EntryData {
 }
 
 /// One component of a quota entity: its type and name.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct EntityData {
     /// The entity type.
@@ -93,7 +93,7 @@ pub struct EntityData {
 }
 
 /// One quota configuration key and its value.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ValueData {
     /// The quota configuration key.

@@ -1,10 +1,10 @@
 //! DescribeCluster (API key 60): the cluster ID, controller and brokers (or controllers),
 //! for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeCluster request: whether to describe brokers or controllers, and what to include.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 60, kind = request, response = DescribeClusterResponse, versions = "0-2",
         flexible = "0+", listeners = "broker, controller")]
@@ -24,7 +24,7 @@ pub struct DescribeClusterRequest {
 }
 
 /// DescribeCluster response: the cluster ID, the controller and the brokers or controllers.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 60, kind = response, versions = "0-2", flexible = "0+")]
 pub struct DescribeClusterResponse {
@@ -61,7 +61,7 @@ pub struct DescribeClusterResponse {
 }
 
 /// A broker (or controller) of the cluster and how to reach it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeClusterBroker {
     /// The broker ID.

@@ -1,9 +1,9 @@
 //! DescribeConfigs (API key 32): reads the configuration of resources.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeConfigs request: the resources and configuration keys to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 32, kind = request, response = DescribeConfigsResponse, versions = "1-4",
         flexible = "4+", listeners = "broker, controller")]
@@ -23,7 +23,7 @@ pub struct DescribeConfigsRequest {
 }
 
 /// A resource whose configuration to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeConfigsResource {
     /// The resource type.
@@ -41,7 +41,7 @@ pub struct DescribeConfigsResource {
 }
 
 /// DescribeConfigs response: the configuration of each requested resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 32, kind = response, versions = "1-4", flexible = "4+")]
 pub struct DescribeConfigsResponse {
@@ -58,7 +58,7 @@ pub struct DescribeConfigsResponse {
 }
 
 /// The configuration of one resource, or the error describing it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeConfigsResult {
     /// The error code, or 0 if we were able to successfully describe the
@@ -84,7 +84,7 @@ pub struct DescribeConfigsResult {
 }
 
 /// One configuration entry of a resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeConfigsResourceResult {
     /// The configuration name.
@@ -118,7 +118,7 @@ pub struct DescribeConfigsResourceResult {
 }
 
 /// A synonym of a configuration key, with its value and source.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeConfigsSynonym {
     /// The synonym name.

@@ -1,10 +1,10 @@
 //! DescribeDelegationToken (API key 41): lists delegation tokens, optionally by owner.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeDelegationToken request: the owners whose tokens to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 41, kind = request, response = DescribeDelegationTokenResponse, versions = "1-3",
         flexible = "2+", listeners = "broker, controller")]
@@ -19,7 +19,7 @@ pub struct DescribeDelegationTokenRequest {
 }
 
 /// A token owner to describe tokens for.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeDelegationTokenOwner {
     /// The owner principal type.
@@ -34,7 +34,7 @@ pub struct DescribeDelegationTokenOwner {
 }
 
 /// DescribeDelegationToken response: the matching tokens.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 41, kind = response, versions = "1-3", flexible = "2+")]
 pub struct DescribeDelegationTokenResponse {
@@ -54,7 +54,7 @@ pub struct DescribeDelegationTokenResponse {
 }
 
 /// One delegation token with its owner, lifetimes and renewers.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribedDelegationToken {
     /// The token principal type.
@@ -93,7 +93,7 @@ pub struct DescribedDelegationToken {
 }
 
 /// A principal able to renew a described token.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribedDelegationTokenRenewer {
     /// The renewer principal type.

@@ -1,10 +1,10 @@
 //! DescribeGroups (API key 15): describes the state and members of groups.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeGroups request: names the groups to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 15, kind = request, response = DescribeGroupsResponse, versions = "0-6",
         flexible = "5+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct DescribeGroupsRequest {
 }
 
 /// DescribeGroups response: each group's state, protocol and members.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 15, kind = response, versions = "0-6", flexible = "5+")]
 pub struct DescribeGroupsResponse {
@@ -38,7 +38,7 @@ pub struct DescribeGroupsResponse {
 }
 
 /// One described group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroup {
     /// The describe error, or 0 if there was no error.
@@ -71,7 +71,7 @@ pub struct DescribedGroup {
 }
 
 /// One member of a described group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroupMember {
     /// The member id.

@@ -1,9 +1,9 @@
 //! DescribeLogDirs (API key 35): lists a broker's log directories and what they hold.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeLogDirs request: the partitions to describe, or null for all.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 35, kind = request, response = DescribeLogDirsResponse, versions = "1-5",
         flexible = "2+", listeners = "broker")]
@@ -17,7 +17,7 @@ pub struct DescribeLogDirsRequest {
 }
 
 /// A topic and the partitions of it to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribableLogDirTopic {
     /// The topic name.
@@ -32,7 +32,7 @@ pub struct DescribableLogDirTopic {
 }
 
 /// DescribeLogDirs response: each log directory with its partitions and space.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 35, kind = response, versions = "1-5", flexible = "2+")]
 pub struct DescribeLogDirsResponse {
@@ -52,7 +52,7 @@ pub struct DescribeLogDirsResponse {
 }
 
 /// One log directory: its topics, space and state.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeLogDirsResult {
     /// The error code, or 0 if there was no error.
@@ -81,7 +81,7 @@ pub struct DescribeLogDirsResult {
 }
 
 /// A topic in a log directory, with its partitions there.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeLogDirsTopic {
     /// The topic name.
@@ -96,7 +96,7 @@ pub struct DescribeLogDirsTopic {
 }
 
 /// A partition's log in a log directory: its size and lag.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeLogDirsPartition {
     /// The partition index.

@@ -1,10 +1,10 @@
 //! DescribeProducers (API key 61): the active idempotent and transactional producers of
 //! partitions, asked of the partition leaders by admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeProducers request: the partitions whose producers to list.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 61, kind = request, response = DescribeProducersResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -18,7 +18,7 @@ pub struct DescribeProducersRequest {
 }
 
 /// A topic and the partitions of it to list producers for.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicRequest")]
 pub struct DescribeProducersRequestTopic {
@@ -34,7 +34,7 @@ pub struct DescribeProducersRequestTopic {
 }
 
 /// DescribeProducers response: the active producers of each partition, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 61, kind = response, versions = "0", flexible = "0+")]
 pub struct DescribeProducersResponse {
@@ -51,7 +51,7 @@ pub struct DescribeProducersResponse {
 }
 
 /// The producers of one topic's partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicResponse")]
 pub struct DescribeProducersResponseTopic {
@@ -67,7 +67,7 @@ pub struct DescribeProducersResponseTopic {
 }
 
 /// The active producers of one partition, or why they could not be listed.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionResponse")]
 pub struct DescribeProducersResponsePartition {
@@ -90,7 +90,7 @@ pub struct DescribeProducersResponsePartition {
 }
 
 /// An active producer of a partition: its epoch, last write and open transaction.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ProducerState {
     /// The producer id.

@@ -1,10 +1,10 @@
 //! DescribeQuorum (API key 55): the state of the KRaft metadata quorum (leader, voters,
 //! observers and their progress), for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// DescribeQuorum request: the quorum partitions to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 55, kind = request, response = DescribeQuorumResponse, versions = "0-2",
         flexible = "0+", listeners = "broker, controller")]
@@ -18,7 +18,7 @@ pub struct DescribeQuorumRequest {
 }
 
 /// A metadata topic and the partitions of it to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct DescribeQuorumRequestTopic {
@@ -34,7 +34,7 @@ pub struct DescribeQuorumRequestTopic {
 }
 
 /// A partition to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct DescribeQuorumRequestPartition {
@@ -47,7 +47,7 @@ pub struct DescribeQuorumRequestPartition {
 }
 
 /// DescribeQuorum response: the leader, voters and observers of each partition, and the nodes.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 55, kind = response, versions = "0-2", flexible = "0+")]
 pub struct DescribeQuorumResponse {
@@ -69,7 +69,7 @@ pub struct DescribeQuorumResponse {
 }
 
 /// The quorum state of one topic's partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct DescribeQuorumResponseTopic {
@@ -85,7 +85,7 @@ pub struct DescribeQuorumResponseTopic {
 }
 
 /// The quorum state of one partition: leader, high watermark, voters and observers.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct DescribeQuorumResponsePartition {
@@ -119,7 +119,7 @@ pub struct DescribeQuorumResponsePartition {
 }
 
 /// A voter or observer of the quorum and how far it has replicated.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ReplicaState {
     /// The ID of the replica.
@@ -147,7 +147,7 @@ pub struct ReplicaState {
 }
 
 /// A node of the quorum and its listeners.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "Node")]
 pub struct DescribeQuorumNode {
@@ -163,7 +163,7 @@ pub struct DescribeQuorumNode {
 }
 
 /// One listener of a node: its name, host and port.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
     /// The name of the endpoint.

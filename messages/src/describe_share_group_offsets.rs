@@ -1,10 +1,10 @@
 //! DescribeShareGroupOffsets (API key 90): reads the start offsets (and lag) of share
 //! groups' share-partitions, for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// DescribeShareGroupOffsets request: the groups and topics whose offsets to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 90, kind = request, response = DescribeShareGroupOffsetsResponse,
         versions = "0-1", flexible = "0+", listeners = "broker")]
@@ -18,7 +18,7 @@ pub struct DescribeShareGroupOffsetsRequest {
 }
 
 /// A share group whose offsets to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsRequestGroup {
     /// The group identifier.
@@ -33,7 +33,7 @@ pub struct DescribeShareGroupOffsetsRequestGroup {
 }
 
 /// A topic and the partitions of it whose offsets to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsRequestTopic {
     /// The topic name.
@@ -48,7 +48,7 @@ pub struct DescribeShareGroupOffsetsRequestTopic {
 }
 
 /// DescribeShareGroupOffsets response: the offsets of each group's share-partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 90, kind = response, versions = "0-1", flexible = "0+")]
 pub struct DescribeShareGroupOffsetsResponse {
@@ -65,7 +65,7 @@ pub struct DescribeShareGroupOffsetsResponse {
 }
 
 /// The offsets of one share group, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsResponseGroup {
     /// The group identifier.
@@ -86,7 +86,7 @@ pub struct DescribeShareGroupOffsetsResponseGroup {
 }
 
 /// The offsets of one topic's share-partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsResponseTopic {
     /// The topic name.
@@ -105,7 +105,7 @@ pub struct DescribeShareGroupOffsetsResponseTopic {
 }
 
 /// The start offset, leader epoch and lag of one share-partition, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeShareGroupOffsetsResponsePartition {
     /// The partition index.

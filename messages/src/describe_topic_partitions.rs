@@ -1,10 +1,10 @@
 //! DescribeTopicPartitions (API key 75): describes topics and their partitions, a page at a time.
 
 use crate::BrokerIds;
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// DescribeTopicPartitions request: the topics to describe, the page size and where to start.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 75, kind = request, response = DescribeTopicPartitionsResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -24,7 +24,7 @@ pub struct DescribeTopicPartitionsRequest {
 }
 
 /// A topic to describe, by name (Kafka's `TopicRequest`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicRequest")]
 pub struct DescribeTopicPartitionsRequestTopic {
@@ -37,7 +37,7 @@ pub struct DescribeTopicPartitionsRequestTopic {
 }
 
 /// A position in the described topics: a topic and a partition index in it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Cursor {
     /// The name for the first topic to process.
@@ -52,7 +52,7 @@ pub struct Cursor {
 }
 
 /// DescribeTopicPartitions response: the described topics and partitions, and where to continue.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 75, kind = response, versions = "0", flexible = "0+")]
 pub struct DescribeTopicPartitionsResponse {
@@ -72,7 +72,7 @@ pub struct DescribeTopicPartitionsResponse {
 }
 
 /// One described topic and its partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeTopicPartitionsResponseTopic {
     /// The topic error, or 0 if there was no error.
@@ -99,7 +99,7 @@ pub struct DescribeTopicPartitionsResponseTopic {
 }
 
 /// One described partition: its leader, replicas, ISR and ELR.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeTopicPartitionsResponsePartition {
     /// The partition error, or 0 if there was no error.

@@ -1,9 +1,9 @@
 //! DescribeTransactions (API key 65): describes transactions by their IDs, for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeTransactions request: the transactional IDs to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 65, kind = request, response = DescribeTransactionsResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -18,7 +18,7 @@ pub struct DescribeTransactionsRequest {
 }
 
 /// DescribeTransactions response: the state, producer and partitions of each transaction.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 65, kind = response, versions = "0", flexible = "0+")]
 pub struct DescribeTransactionsResponse {
@@ -35,7 +35,7 @@ pub struct DescribeTransactionsResponse {
 }
 
 /// One described transaction: its state, timeout, start time, producer and partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TransactionState {
     /// The error code.
@@ -70,7 +70,7 @@ pub struct TransactionState {
 }
 
 /// A topic and the partitions of it in the transaction (Kafka's `TopicData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct DescribeTransactionsTopic {

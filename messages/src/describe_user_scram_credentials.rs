@@ -1,10 +1,10 @@
 //! DescribeUserScramCredentials (API key 50): lists users' SCRAM credentials (their
 //! mechanisms and iteration counts, never the secrets), for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// DescribeUserScramCredentials request: the users to describe (null or empty for all).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 50, kind = request, response = DescribeUserScramCredentialsResponse,
         versions = "0", flexible = "0+", listeners = "broker, controller")]
@@ -18,7 +18,7 @@ pub struct DescribeUserScramCredentialsRequest {
 }
 
 /// A user whose SCRAM credentials to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "UserName")]
 pub struct DescribeUserScramCredentialsUser {
@@ -31,7 +31,7 @@ pub struct DescribeUserScramCredentialsUser {
 }
 
 /// DescribeUserScramCredentials response: each user's SCRAM credentials, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 50, kind = response, versions = "0", flexible = "0+")]
 pub struct DescribeUserScramCredentialsResponse {
@@ -55,7 +55,7 @@ pub struct DescribeUserScramCredentialsResponse {
 }
 
 /// The SCRAM credentials of one user, or why they could not be described.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribeUserScramCredentialsResult {
     /// The user name.
@@ -77,7 +77,7 @@ pub struct DescribeUserScramCredentialsResult {
 }
 
 /// One SCRAM credential of a user: its mechanism and iteration count.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CredentialInfo {
     /// The SCRAM mechanism.

@@ -1,9 +1,9 @@
 //! ElectLeaders (API key 43): triggers leader elections for partitions.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// ElectLeaders request: the election type and the partitions to elect leaders for.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 43, kind = request, response = ElectLeadersResponse, versions = "0-2",
         flexible = "2+", listeners = "broker, controller")]
@@ -25,7 +25,7 @@ pub struct ElectLeadersRequest {
 }
 
 /// A topic and the partitions whose leaders should be elected.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {
     /// The name of a topic.
@@ -40,7 +40,7 @@ pub struct TopicPartitions {
 }
 
 /// ElectLeaders response: the election result of each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 43, kind = response, versions = "0-2", flexible = "2+")]
 pub struct ElectLeadersResponse {
@@ -61,7 +61,7 @@ pub struct ElectLeadersResponse {
 }
 
 /// The election results of one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ReplicaElectionResult {
     /// The topic name.
@@ -76,7 +76,7 @@ pub struct ReplicaElectionResult {
 }
 
 /// The election result of one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct PartitionResult {
     /// The partition id.

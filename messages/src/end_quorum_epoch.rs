@@ -1,10 +1,10 @@
 //! EndQuorumEpoch (API key 54): a resigning KRaft leader tells the voters, so that they
 //! elect a new leader without waiting for a timeout.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// EndQuorumEpoch request: the resigning leader, its epoch and its preferred successors.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 54, kind = request, response = EndQuorumEpochResponse, versions = "0-1",
         flexible = "1+", listeners = "controller")]
@@ -24,7 +24,7 @@ pub struct EndQuorumEpochRequest {
 }
 
 /// The metadata topic whose leader resigns, with its partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct EndQuorumEpochRequestTopic {
@@ -40,7 +40,7 @@ pub struct EndQuorumEpochRequestTopic {
 }
 
 /// The resigning leader of one partition and who should succeed it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct EndQuorumEpochRequestPartition {
@@ -65,7 +65,7 @@ pub struct EndQuorumEpochRequestPartition {
 }
 
 /// A voter the resigning leader prefers as the next candidate.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "ReplicaInfo")]
 pub struct PreferredCandidate {
@@ -81,7 +81,7 @@ pub struct PreferredCandidate {
 }
 
 /// One listener of the leader: its name, host and port.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct LeaderEndpoint {
     /// The name of the endpoint.
@@ -99,7 +99,7 @@ pub struct LeaderEndpoint {
 }
 
 /// EndQuorumEpoch response: the outcome for each partition, with the leader the voter knows.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 54, kind = response, versions = "0-1", flexible = "1+")]
 pub struct EndQuorumEpochResponse {
@@ -118,7 +118,7 @@ pub struct EndQuorumEpochResponse {
 }
 
 /// The voter's results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct EndQuorumEpochResponseTopic {
@@ -134,7 +134,7 @@ pub struct EndQuorumEpochResponseTopic {
 }
 
 /// The voter's result for one partition, with the leader it knows.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct EndQuorumEpochResponsePartition {
@@ -156,7 +156,7 @@ pub struct EndQuorumEpochResponsePartition {
 }
 
 /// How to reach a node named as a leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

@@ -1,9 +1,9 @@
 //! EndTxn (API key 26): commits or aborts a transaction.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// EndTxn request: asks the transaction coordinator to commit or abort.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 26, kind = request, response = EndTxnResponse, versions = "0-5", flexible = "3+",
         listeners = "broker")]
@@ -26,7 +26,7 @@ pub struct EndTxnRequest {
 }
 
 /// EndTxn response: the outcome, and from version 5 the producer ID and epoch to use next.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 26, kind = response, versions = "0-5", flexible = "3+")]
 pub struct EndTxnResponse {

@@ -2,10 +2,10 @@
 //! principal and address, to the controller.
 
 use bytes::Bytes;
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
 /// Envelope request: the forwarded request, with the original client's principal and address.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 58, kind = request, response = EnvelopeResponse, versions = "0", flexible = "0+",
         listeners = "controller")]
@@ -26,7 +26,7 @@ pub struct EnvelopeRequest {
 }
 
 /// Envelope response: the controller's response to the forwarded request.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 58, kind = response, versions = "0", flexible = "0+")]
 pub struct EnvelopeResponse {

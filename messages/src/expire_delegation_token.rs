@@ -1,10 +1,10 @@
 //! ExpireDelegationToken (API key 40): changes when a delegation token expires.
 
 use bytes::Bytes;
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
 /// ExpireDelegationToken request: asks to expire the token with the given HMAC.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 40, kind = request, response = ExpireDelegationTokenResponse, versions = "1-2",
         flexible = "2+", listeners = "broker, controller")]
@@ -21,7 +21,7 @@ pub struct ExpireDelegationTokenRequest {
 }
 
 /// ExpireDelegationToken response: the token's new expiry time.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 40, kind = response, versions = "1-2", flexible = "2+")]
 pub struct ExpireDelegationTokenResponse {

@@ -1,9 +1,9 @@
 //! Fetch (API key 1): reads record batches from partitions, for consumers and followers.
 
-use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 
 /// Fetch request: the partitions and offsets to read from.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 1, kind = request, response = FetchResponse, versions = "4-18", flexible = "12+",
         listeners = "broker, controller")]
@@ -58,7 +58,7 @@ pub struct FetchRequest {
 }
 
 /// The identity of a follower replica that fetches.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ReplicaState {
     /// The replica ID of the follower, or -1 if this request is from a consumer.
@@ -73,7 +73,7 @@ pub struct ReplicaState {
 }
 
 /// One topic to fetch from.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct FetchTopic {
     /// The name of the topic to fetch.
@@ -91,7 +91,7 @@ pub struct FetchTopic {
 }
 
 /// One partition to fetch from, and where to start.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct FetchPartition {
     /// The partition index.
@@ -133,7 +133,7 @@ pub struct FetchPartition {
 }
 
 /// The partitions of one topic to remove from an incremental fetch session.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ForgottenTopic {
     /// The topic name.
@@ -151,7 +151,7 @@ pub struct ForgottenTopic {
 }
 
 /// Fetch response: the records read from each partition, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 1, kind = response, versions = "4-18", flexible = "12+")]
 pub struct FetchResponse {
@@ -178,7 +178,7 @@ pub struct FetchResponse {
 }
 
 /// The fetch results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct FetchableTopicResponse {
     /// The topic name.
@@ -196,7 +196,7 @@ pub struct FetchableTopicResponse {
 }
 
 /// The fetch result for one partition: its offsets, state and records.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct PartitionData {
     /// The partition index.
@@ -243,7 +243,7 @@ pub struct PartitionData {
 }
 
 /// The largest epoch and its end offset, where the follower's log diverges.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct EpochEndOffset {
     /// The largest epoch.
@@ -258,7 +258,7 @@ pub struct EpochEndOffset {
 }
 
 /// The current leader of a partition and its epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
     /// The ID of the current leader or -1 if the leader is unknown.
@@ -273,7 +273,7 @@ pub struct LeaderIdAndEpoch {
 }
 
 /// The end offset and epoch of the snapshot to fetch instead.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct SnapshotId {
     /// The end offset of the epoch.
@@ -288,7 +288,7 @@ pub struct SnapshotId {
 }
 
 /// A transaction aborted within the fetched range.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AbortedTransaction {
     /// The producer id associated with the aborted transaction.
@@ -303,7 +303,7 @@ pub struct AbortedTransaction {
 }
 
 /// How to reach a broker named as a current leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

@@ -1,10 +1,10 @@
 //! FetchSnapshot (API key 59): a KRaft follower or observer fetches a metadata snapshot
 //! from the leader, in chunks.
 
-use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 
 /// FetchSnapshot request: which snapshot to fetch, and from which byte position.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 59, kind = request, response = FetchSnapshotResponse, versions = "0-1",
         flexible = "0+", listeners = "controller")]
@@ -28,7 +28,7 @@ pub struct FetchSnapshotRequest {
 }
 
 /// A topic to fetch snapshots of.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicSnapshot")]
 pub struct FetchSnapshotRequestTopic {
@@ -44,7 +44,7 @@ pub struct FetchSnapshotRequestTopic {
 }
 
 /// A partition's snapshot to fetch, and where in it to start.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionSnapshot")]
 pub struct FetchSnapshotRequestPartition {
@@ -69,7 +69,7 @@ pub struct FetchSnapshotRequestPartition {
 }
 
 /// The end offset and epoch that name the snapshot to fetch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct SnapshotId {
     /// The end offset of the snapshot.
@@ -84,7 +84,7 @@ pub struct SnapshotId {
 }
 
 /// FetchSnapshot response: a chunk of each snapshot, with its total size and position.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 59, kind = response, versions = "0-1", flexible = "0+")]
 pub struct FetchSnapshotResponse {
@@ -107,7 +107,7 @@ pub struct FetchSnapshotResponse {
 }
 
 /// The snapshot chunks of one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicSnapshot")]
 pub struct FetchSnapshotResponseTopic {
@@ -123,7 +123,7 @@ pub struct FetchSnapshotResponseTopic {
 }
 
 /// A chunk of one partition's snapshot, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionSnapshot")]
 pub struct FetchSnapshotResponsePartition {
@@ -154,7 +154,7 @@ pub struct FetchSnapshotResponsePartition {
 }
 
 /// The end offset and epoch that name the fetched snapshot.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "SnapshotId")]
 pub struct FetchedSnapshotId {
@@ -170,7 +170,7 @@ pub struct FetchedSnapshotId {
 }
 
 /// The current leader of a partition and its epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
     /// The ID of the current leader or -1 if the leader is unknown.
@@ -185,7 +185,7 @@ pub struct LeaderIdAndEpoch {
 }
 
 /// How to reach a node named as a current leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

@@ -1,10 +1,10 @@
 //! FindCoordinator (API key 10): locates the coordinator of a group, transaction or share
 //! group.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// FindCoordinator request: asks which broker coordinates the given keys.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 10, kind = request, response = FindCoordinatorResponse, versions = "0-6",
         flexible = "3+", listeners = "broker")]
@@ -24,7 +24,7 @@ pub struct FindCoordinatorRequest {
 }
 
 /// FindCoordinator response: the coordinator of each key, or why it was not found.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 10, kind = response, versions = "0-6", flexible = "3+")]
 pub struct FindCoordinatorResponse {
@@ -56,7 +56,7 @@ pub struct FindCoordinatorResponse {
 }
 
 /// The coordinator found for one key.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Coordinator {
     /// The coordinator key.

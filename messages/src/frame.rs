@@ -6,12 +6,12 @@
 //!
 //! Typed functions (`encode_request`, `decode_request::<M>`) serve code that knows
 //! the message; the `*_any_*` functions read and write [`Request`] and [`Response`]
-//! (or any enum deriving [`RequestEnum`](derive@kafka_wire::RequestEnum)), choosing
+//! (or any enum deriving [`RequestEnum`](derive@kwire::RequestEnum)), choosing
 //! the type by the header's API key.
 
 use bytes::{BufMut, Bytes, BytesMut};
-use kafka_wire::schema::MessageSchema;
-use kafka_wire::{
+use kwire::schema::MessageSchema;
+use kwire::{
     DecodeError, DispatchError, EncodeError, Message, Reader, RequestEnum, ResponseEnum,
     WithMessage,
 };
@@ -146,8 +146,8 @@ fn frame_around<H: Message>(
 /// the body's flexibility decides the header version.
 ///
 /// ```
-/// use kafka_wire::KafkaString;
-/// use kafka_wire_messages::{frame, ApiVersionsRequest, RequestHeader};
+/// use kwire::KafkaString;
+/// use kwire_messages::{frame, ApiVersionsRequest, RequestHeader};
 ///
 /// let header = RequestHeader::default()
 ///     .with_request_api_key(18)
@@ -254,7 +254,7 @@ pub fn split_response(
 /// Frames whichever request `request` holds, like [`encode_request`].
 ///
 /// ```
-/// use kafka_wire_messages::{frame, ApiVersionsRequest, Request, RequestHeader};
+/// use kwire_messages::{frame, ApiVersionsRequest, Request, RequestHeader};
 ///
 /// let header = RequestHeader::default()
 ///     .with_request_api_key(18)
@@ -303,7 +303,7 @@ pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), Fra
 }
 
 /// Reads a request frame into the enum `R` (any enum deriving
-/// [`RequestEnum`](derive@kafka_wire::RequestEnum)): the header's API key picks the
+/// [`RequestEnum`](derive@kwire::RequestEnum)): the header's API key picks the
 /// variant.
 #[inline]
 pub fn decode_request_enum<R: RequestEnum>(
@@ -321,7 +321,7 @@ pub fn decode_request_enum<R: RequestEnum>(
 /// Reads any Kafka response frame, answering a request to `api` made at `version`.
 ///
 /// ```
-/// use kafka_wire_messages::{frame, ApiKey, HeartbeatResponse, Response, ResponseHeader};
+/// use kwire_messages::{frame, ApiKey, HeartbeatResponse, Response, ResponseHeader};
 ///
 /// let header = ResponseHeader::default().with_correlation_id(5);
 /// let response = Response::Heartbeat(HeartbeatResponse::default());

@@ -1,9 +1,9 @@
 //! GetTelemetrySubscriptions (API key 71): a client asks which metrics to push, and how (KIP-714).
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// GetTelemetrySubscriptions request: the client instance ID, zero on the first request.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 71, kind = request, response = GetTelemetrySubscriptionsResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -17,7 +17,7 @@ pub struct GetTelemetrySubscriptionsRequest {
 }
 
 /// GetTelemetrySubscriptions response: the subscribed metrics, push interval and limits.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 71, kind = response, versions = "0", flexible = "0+")]
 pub struct GetTelemetrySubscriptionsResponse {

@@ -1,13 +1,13 @@
 //! Request and response headers.
 
-use kafka_wire::schema::MessageSchema;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::schema::MessageSchema;
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// The header that starts every request.
 ///
 /// ```
-/// use kafka_wire::{KafkaString, Message};
-/// use kafka_wire_messages::RequestHeader;
+/// use kwire::{KafkaString, Message};
+/// use kwire_messages::RequestHeader;
 ///
 /// let header = RequestHeader::default()
 ///     .with_request_api_key(18)
@@ -17,7 +17,7 @@ use kafka_wire::{KafkaString, UnknownTaggedFields};
 /// // Version 2 is flexible, yet ClientId keeps its int16 length.
 /// assert_eq!(&header.encode(2).unwrap()[..], b"\0\x12\0\x03\0\0\0\x02\0\x03u03\0");
 /// ```
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = header, versions = "1-2", flexible = "2+")]
 pub struct RequestHeader {
@@ -41,14 +41,14 @@ pub struct RequestHeader {
 /// The header that starts every response.
 ///
 /// ```
-/// use kafka_wire::Message;
-/// use kafka_wire_messages::ResponseHeader;
+/// use kwire::Message;
+/// use kwire_messages::ResponseHeader;
 ///
 /// let header = ResponseHeader::default().with_correlation_id(7);
 /// assert_eq!(&header.encode(0).unwrap()[..], [0, 0, 0, 7]);
 /// assert_eq!(&header.encode(1).unwrap()[..], [0, 0, 0, 7, 0]);
 /// ```
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = header, versions = "0-1", flexible = "1+")]
 pub struct ResponseHeader {

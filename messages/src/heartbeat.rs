@@ -1,9 +1,9 @@
 //! Heartbeat (API key 12): a consumer group member tells the coordinator it is alive.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// Heartbeat request: the member and generation that are still alive.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 12, kind = request, response = HeartbeatResponse, versions = "0-4",
         flexible = "4+", listeners = "broker")]
@@ -26,7 +26,7 @@ pub struct HeartbeatRequest {
 }
 
 /// Heartbeat response: whether the member is still in good standing.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 12, kind = response, versions = "0-4", flexible = "4+")]
 pub struct HeartbeatResponse {

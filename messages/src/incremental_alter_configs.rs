@@ -1,10 +1,10 @@
 //! IncrementalAlterConfigs (API key 44): sets, deletes, appends to or subtracts from
 //! individual configuration keys of resources.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// IncrementalAlterConfigs request: the configuration operations for each resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 44, kind = request, response = IncrementalAlterConfigsResponse, versions = "0-1",
         flexible = "1+", listeners = "broker, controller")]
@@ -21,7 +21,7 @@ pub struct IncrementalAlterConfigsRequest {
 }
 
 /// A resource and the configuration operations to apply to it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterConfigsResource {
     /// The resource type.
@@ -39,7 +39,7 @@ pub struct AlterConfigsResource {
 }
 
 /// One operation on a configuration key.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterableConfig {
     /// The configuration key name.
@@ -57,7 +57,7 @@ pub struct AlterableConfig {
 }
 
 /// IncrementalAlterConfigs response: the outcome for each resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 44, kind = response, versions = "0-1", flexible = "1+")]
 pub struct IncrementalAlterConfigsResponse {
@@ -74,7 +74,7 @@ pub struct IncrementalAlterConfigsResponse {
 }
 
 /// The outcome of altering one resource's configuration.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AlterConfigsResourceResponse {
     /// The resource error code.

@@ -1,10 +1,10 @@
 //! InitProducerId (API key 22): obtains a producer ID and epoch for idempotent or
 //! transactional producing.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// InitProducerId request: asks for a producer ID and epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 22, kind = request, response = InitProducerIdResponse, versions = "0-6",
         flexible = "2+", listeners = "broker", latest_version_unstable)]
@@ -38,7 +38,7 @@ pub struct InitProducerIdRequest {
 }
 
 /// InitProducerId response: the producer ID and epoch granted.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 22, kind = response, versions = "0-6", flexible = "2+")]
 pub struct InitProducerIdResponse {

@@ -1,11 +1,11 @@
 //! InitializeShareGroupState (API key 83): the group coordinator asks the share
 //! coordinator to initialize the persisted state of share-partitions.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// InitializeShareGroupState request: the share-partitions to initialize, with their
 /// state epochs and start offsets.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 83, kind = request, response = InitializeShareGroupStateResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -22,7 +22,7 @@ pub struct InitializeShareGroupStateRequest {
 }
 
 /// A topic whose share-partitions to initialize.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "InitializeStateData")]
 pub struct InitializeStateTopic {
@@ -38,7 +38,7 @@ pub struct InitializeStateTopic {
 }
 
 /// A share-partition to initialize, with its new state epoch and start offset.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct InitializeStatePartition {
@@ -58,7 +58,7 @@ pub struct InitializeStatePartition {
 }
 
 /// InitializeShareGroupState response: the outcome for each share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 83, kind = response, versions = "0", flexible = "0+")]
 pub struct InitializeShareGroupStateResponse {
@@ -71,7 +71,7 @@ pub struct InitializeShareGroupStateResponse {
 }
 
 /// The initialization results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "InitializeStateResult")]
 pub struct InitializeStateTopicResult {
@@ -87,7 +87,7 @@ pub struct InitializeStateTopicResult {
 }
 
 /// The initialization result for one share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionResult")]
 pub struct InitializeStatePartitionResult {

@@ -1,10 +1,10 @@
 //! JoinGroup (API key 11): joins a member to a group, starting or entering a rebalance.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// JoinGroup request: a member asks to join a group with the protocols it supports.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 11, kind = request, response = JoinGroupResponse, versions = "0-9",
         flexible = "6+", listeners = "broker")]
@@ -42,7 +42,7 @@ pub struct JoinGroupRequest {
 }
 
 /// A protocol the joining member supports, with its metadata.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct JoinGroupRequestProtocol {
     /// The protocol name.
@@ -58,7 +58,7 @@ pub struct JoinGroupRequestProtocol {
 
 /// JoinGroup response: the generation, chosen protocol, leader and (for the leader)
 /// the members.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 11, kind = response, versions = "0-9", flexible = "6+")]
 pub struct JoinGroupResponse {
@@ -96,7 +96,7 @@ pub struct JoinGroupResponse {
 }
 
 /// A group member, as told to the group leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct JoinGroupResponseMember {
     /// The group member ID.

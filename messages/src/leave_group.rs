@@ -1,9 +1,9 @@
 //! LeaveGroup (API key 13): removes members from a group.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// LeaveGroup request: one or more members leave a group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 13, kind = request, response = LeaveGroupResponse, versions = "0-5",
         flexible = "4+", listeners = "broker")]
@@ -23,7 +23,7 @@ pub struct LeaveGroupRequest {
 }
 
 /// A member leaving the group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct MemberIdentity {
     /// The member ID to remove from the group.
@@ -41,7 +41,7 @@ pub struct MemberIdentity {
 }
 
 /// LeaveGroup response: the outcome for the group and for each leaving member.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 13, kind = response, versions = "0-5", flexible = "4+")]
 pub struct LeaveGroupResponse {
@@ -61,7 +61,7 @@ pub struct LeaveGroupResponse {
 }
 
 /// The outcome for one leaving member.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct MemberResponse {
     /// The member ID to remove from the group.

@@ -1,4 +1,4 @@
-//! Apache Kafka's messages, hand-written as [`kafka_wire`] structs, with framing.
+//! Apache Kafka's messages, hand-written as [`kwire`] structs, with framing.
 //!
 //! Each API lives in its own module (named after the API) with its request, response
 //! and nested structs; the requests and responses are also re-exported here, and
@@ -10,9 +10,9 @@
 //! are added.
 //!
 //! ```
-//! use kafka_wire::{KafkaString, Message};
-//! use kafka_wire_messages::metadata::MetadataRequestTopic;
-//! use kafka_wire_messages::MetadataRequest;
+//! use kwire::{KafkaString, Message};
+//! use kwire_messages::metadata::MetadataRequestTopic;
+//! use kwire_messages::MetadataRequest;
 //!
 //! assert_eq!(MetadataRequest::SCHEMA.api_key, Some(3));
 //! let topic = MetadataRequestTopic::default().with_name(Some(KafkaString::from_static("orders")));

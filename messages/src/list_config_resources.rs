@@ -1,10 +1,10 @@
 //! ListConfigResources (API key 74): lists the resources that have configs (version 0: client
 //! metrics only), for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// ListConfigResources request: the resource types to list.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 74, kind = request, response = ListConfigResourcesResponse, versions = "0-1",
         flexible = "0+", listeners = "broker")]
@@ -19,7 +19,7 @@ pub struct ListConfigResourcesRequest {
 }
 
 /// ListConfigResources response: the name and type of each config resource.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 74, kind = response, versions = "0-1", flexible = "0+")]
 pub struct ListConfigResourcesResponse {
@@ -39,7 +39,7 @@ pub struct ListConfigResourcesResponse {
 }
 
 /// A resource that has configs: its name and type.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ConfigResource {
     /// The resource name.

@@ -1,9 +1,9 @@
 //! ListGroups (API key 16): lists the groups a broker coordinates.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// ListGroups request: asks for the groups, optionally filtered by state and type.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 16, kind = request, response = ListGroupsResponse, versions = "0-5",
         flexible = "3+", listeners = "broker")]
@@ -22,7 +22,7 @@ pub struct ListGroupsRequest {
 }
 
 /// ListGroups response: the groups the broker coordinates.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 16, kind = response, versions = "0-5", flexible = "3+")]
 pub struct ListGroupsResponse {
@@ -42,7 +42,7 @@ pub struct ListGroupsResponse {
 }
 
 /// One listed group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ListedGroup {
     /// The group ID.

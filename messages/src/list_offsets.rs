@@ -1,9 +1,9 @@
 //! ListOffsets (API key 2): finds partition offsets by timestamp (earliest, latest, …).
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// ListOffsets request: the partitions and timestamps to look offsets up for.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 2, kind = request, response = ListOffsetsResponse, versions = "1-11",
         flexible = "6+", listeners = "broker")]
@@ -34,7 +34,7 @@ pub struct ListOffsetsRequest {
 }
 
 /// One topic to look offsets up in.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ListOffsetsTopic {
     /// The topic name.
@@ -49,7 +49,7 @@ pub struct ListOffsetsTopic {
 }
 
 /// One partition and the timestamp to look its offset up for.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ListOffsetsPartition {
     /// The partition index.
@@ -67,7 +67,7 @@ pub struct ListOffsetsPartition {
 }
 
 /// ListOffsets response: the offset found for each partition, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 2, kind = response, versions = "1-11", flexible = "6+")]
 pub struct ListOffsetsResponse {
@@ -84,7 +84,7 @@ pub struct ListOffsetsResponse {
 }
 
 /// The offsets found in one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ListOffsetsTopicResponse {
     /// The topic name.
@@ -99,7 +99,7 @@ pub struct ListOffsetsTopicResponse {
 }
 
 /// The offset found in one partition, with its timestamp and leader epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ListOffsetsPartitionResponse {
     /// The partition index.

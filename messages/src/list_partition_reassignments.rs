@@ -1,10 +1,10 @@
 //! ListPartitionReassignments (API key 46): lists ongoing partition reassignments.
 
 use crate::BrokerIds;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// ListPartitionReassignments request: the partitions to list reassignments for.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 46, kind = request, response = ListPartitionReassignmentsResponse, versions = "0",
         flexible = "0+", listeners = "broker, controller")]
@@ -21,7 +21,7 @@ pub struct ListPartitionReassignmentsRequest {
 }
 
 /// A topic and the partitions to list reassignments for.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ListPartitionReassignmentsTopics {
     /// The topic name.
@@ -36,7 +36,7 @@ pub struct ListPartitionReassignmentsTopics {
 }
 
 /// ListPartitionReassignments response: the ongoing reassignments.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 46, kind = response, versions = "0", flexible = "0+")]
 pub struct ListPartitionReassignmentsResponse {
@@ -59,7 +59,7 @@ pub struct ListPartitionReassignmentsResponse {
 }
 
 /// The ongoing reassignments of one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OngoingTopicReassignment {
     /// The topic name.
@@ -74,7 +74,7 @@ pub struct OngoingTopicReassignment {
 }
 
 /// The ongoing reassignment of one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OngoingPartitionReassignment {
     /// The index of the partition.

@@ -1,9 +1,9 @@
 //! ListTransactions (API key 66): lists the transactions a broker coordinates, for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// ListTransactions request: filters by state, producer ID, duration and transactional ID pattern.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 66, kind = request, response = ListTransactionsResponse, versions = "0-2",
         flexible = "0+", listeners = "broker")]
@@ -33,7 +33,7 @@ pub struct ListTransactionsRequest {
 }
 
 /// ListTransactions response: the matching transactions, with their producer and state.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 66, kind = response, versions = "0-2", flexible = "0+")]
 pub struct ListTransactionsResponse {
@@ -57,7 +57,7 @@ pub struct ListTransactionsResponse {
 }
 
 /// One listed transaction: its transactional ID, producer ID and state.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TransactionState {
     /// The transactional id.

@@ -1,10 +1,10 @@
 //! Metadata (API key 3): the cluster's brokers, topics, partitions and their leaders.
 
 use crate::BrokerIds;
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// Metadata request: the topics to describe (null for all of them).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 3, kind = request, response = MetadataResponse, versions = "0-13",
         flexible = "9+", listeners = "broker")]
@@ -28,7 +28,7 @@ pub struct MetadataRequest {
 }
 
 /// One topic to describe, by ID or by name.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct MetadataRequestTopic {
     /// The topic id.
@@ -43,7 +43,7 @@ pub struct MetadataRequestTopic {
 }
 
 /// Metadata response: the brokers, the controller and the requested topics.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 3, kind = response, versions = "0-13", flexible = "9+")]
 pub struct MetadataResponse {
@@ -75,7 +75,7 @@ pub struct MetadataResponse {
 }
 
 /// A broker of the cluster and how to reach it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct MetadataResponseBroker {
     /// The broker ID.
@@ -96,7 +96,7 @@ pub struct MetadataResponseBroker {
 }
 
 /// The metadata of one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct MetadataResponseTopic {
     /// The topic error, or 0 if there was no error.
@@ -125,7 +125,7 @@ pub struct MetadataResponseTopic {
 }
 
 /// The metadata of one partition: its leader and replicas.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct MetadataResponsePartition {
     /// The partition error, or 0 if there was no error.

@@ -1,9 +1,9 @@
 //! OffsetCommit (API key 8): commits consumed offsets for a consumer group.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// OffsetCommit request: commits offsets of topic partitions for a group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 8, kind = request, response = OffsetCommitResponse, versions = "2-10",
         flexible = "8+", listeners = "broker")]
@@ -33,7 +33,7 @@ pub struct OffsetCommitRequest {
 }
 
 /// A topic whose partition offsets are committed.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetCommitRequestTopic {
     /// The topic name.
@@ -51,7 +51,7 @@ pub struct OffsetCommitRequestTopic {
 }
 
 /// One partition's offset to commit.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetCommitRequestPartition {
     /// The partition index.
@@ -72,7 +72,7 @@ pub struct OffsetCommitRequestPartition {
 }
 
 /// OffsetCommit response: the outcome of the commit, per topic partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 8, kind = response, versions = "2-10", flexible = "8+")]
 pub struct OffsetCommitResponse {
@@ -89,7 +89,7 @@ pub struct OffsetCommitResponse {
 }
 
 /// The commit outcome for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetCommitResponseTopic {
     /// The topic name.
@@ -107,7 +107,7 @@ pub struct OffsetCommitResponseTopic {
 }
 
 /// The commit outcome for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetCommitResponsePartition {
     /// The partition index.

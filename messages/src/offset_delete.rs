@@ -1,9 +1,9 @@
 //! OffsetDelete (API key 47): deletes committed offsets of a consumer group.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
 /// OffsetDelete request: the group and the partitions whose offsets to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 47, kind = request, response = OffsetDeleteResponse, versions = "0",
         listeners = "broker")]
@@ -17,7 +17,7 @@ pub struct OffsetDeleteRequest {
 }
 
 /// A topic whose offsets to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetDeleteRequestTopic {
     /// The topic name.
@@ -29,7 +29,7 @@ pub struct OffsetDeleteRequestTopic {
 }
 
 /// A partition whose offset to delete.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetDeleteRequestPartition {
     /// The partition index.
@@ -38,7 +38,7 @@ pub struct OffsetDeleteRequestPartition {
 }
 
 /// OffsetDelete response: the outcome for each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 47, kind = response, versions = "0")]
 pub struct OffsetDeleteResponse {
@@ -55,7 +55,7 @@ pub struct OffsetDeleteResponse {
 }
 
 /// The outcome for one topic's partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetDeleteResponseTopic {
     /// The topic name.
@@ -67,7 +67,7 @@ pub struct OffsetDeleteResponseTopic {
 }
 
 /// The outcome for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetDeleteResponsePartition {
     /// The partition index.

@@ -1,9 +1,9 @@
 //! OffsetFetch (API key 9): reads the committed offsets of consumer groups.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// OffsetFetch request: asks for the committed offsets of one or more groups.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 9, kind = request, response = OffsetFetchResponse, versions = "1-10",
         flexible = "6+", listeners = "broker")]
@@ -28,7 +28,7 @@ pub struct OffsetFetchRequest {
 }
 
 /// A topic whose offsets are wanted (versions before groups were batched).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchRequestTopic {
     /// The topic name.
@@ -43,7 +43,7 @@ pub struct OffsetFetchRequestTopic {
 }
 
 /// A group whose offsets are wanted.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchRequestGroup {
     /// The group ID.
@@ -65,7 +65,7 @@ pub struct OffsetFetchRequestGroup {
 }
 
 /// A topic whose offsets are wanted, within a group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchRequestTopics {
     /// The topic name.
@@ -83,7 +83,7 @@ pub struct OffsetFetchRequestTopics {
 }
 
 /// OffsetFetch response: the committed offsets, per group, topic and partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 9, kind = response, versions = "1-10", flexible = "6+")]
 pub struct OffsetFetchResponse {
@@ -106,7 +106,7 @@ pub struct OffsetFetchResponse {
 }
 
 /// The committed offsets of one topic (versions before groups were batched).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchResponseTopic {
     /// The topic name.
@@ -121,7 +121,7 @@ pub struct OffsetFetchResponseTopic {
 }
 
 /// The committed offset of one partition (versions before groups were batched).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchResponsePartition {
     /// The partition index.
@@ -145,7 +145,7 @@ pub struct OffsetFetchResponsePartition {
 }
 
 /// The committed offsets of one group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchResponseGroup {
     /// The group ID.
@@ -163,7 +163,7 @@ pub struct OffsetFetchResponseGroup {
 }
 
 /// The committed offsets of one topic, within a group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchResponseTopics {
     /// The topic name.
@@ -181,7 +181,7 @@ pub struct OffsetFetchResponseTopics {
 }
 
 /// The committed offset of one partition, within a group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetFetchResponsePartitions {
     /// The partition index.

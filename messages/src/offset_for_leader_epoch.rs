@@ -1,10 +1,10 @@
 //! OffsetForLeaderEpoch (API key 23): finds the end offset of a leader epoch, for
 //! log truncation after a leader change.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// OffsetForLeaderEpoch request: asks for the end offset of leader epochs.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 23, kind = request, response = OffsetForLeaderEpochResponse, versions = "2-4",
         flexible = "4+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct OffsetForLeaderEpochRequest {
 }
 
 /// A topic to look up leader epoch end offsets in.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetForLeaderTopic {
     /// The topic name.
@@ -36,7 +36,7 @@ pub struct OffsetForLeaderTopic {
 }
 
 /// A partition and the leader epoch to look up in it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetForLeaderPartition {
     /// The partition index.
@@ -57,7 +57,7 @@ pub struct OffsetForLeaderPartition {
 }
 
 /// OffsetForLeaderEpoch response: the end offset of each requested epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 23, kind = response, versions = "2-4", flexible = "4+")]
 pub struct OffsetForLeaderEpochResponse {
@@ -74,7 +74,7 @@ pub struct OffsetForLeaderEpochResponse {
 }
 
 /// The epoch end offsets found in one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct OffsetForLeaderTopicResult {
     /// The topic name.
@@ -89,7 +89,7 @@ pub struct OffsetForLeaderTopicResult {
 }
 
 /// The end offset of a leader epoch in one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct EpochEndOffset {
     /// The error code 0, or if there was no error.

@@ -1,9 +1,9 @@
 //! Produce (API key 0): writes record batches to the leaders of topic partitions.
 
-use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 
 /// Produce request: record batches to append to partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 0, kind = request, response = ProduceResponse, versions = "3-13", flexible = "9+",
         listeners = "broker")]
@@ -28,7 +28,7 @@ pub struct ProduceRequest {
 }
 
 /// The record batches for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicProduceData {
     /// The topic name.
@@ -46,7 +46,7 @@ pub struct TopicProduceData {
 }
 
 /// The record batches for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct PartitionProduceData {
     /// The partition index.
@@ -61,7 +61,7 @@ pub struct PartitionProduceData {
 }
 
 /// Produce response: where each partition's records were appended, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 0, kind = response, versions = "3-13", flexible = "9+")]
 pub struct ProduceResponse {
@@ -82,7 +82,7 @@ pub struct ProduceResponse {
 }
 
 /// The produce results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicProduceResponse {
     /// The topic name.
@@ -100,7 +100,7 @@ pub struct TopicProduceResponse {
 }
 
 /// The produce result for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct PartitionProduceResponse {
     /// The partition index.
@@ -136,7 +136,7 @@ pub struct PartitionProduceResponse {
 }
 
 /// A record in the batch that caused the whole batch to be dropped.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct BatchIndexAndErrorMessage {
     /// The batch index of the record that caused the batch to be dropped.
@@ -151,7 +151,7 @@ pub struct BatchIndexAndErrorMessage {
 }
 
 /// The current leader of a partition and its epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
     /// The ID of the current leader or -1 if the leader is unknown.
@@ -166,7 +166,7 @@ pub struct LeaderIdAndEpoch {
 }
 
 /// How to reach a broker named as a current leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

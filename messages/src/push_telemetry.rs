@@ -1,10 +1,10 @@
 //! PushTelemetry (API key 72): a client pushes its subscribed metrics to a broker (KIP-714).
 
 use bytes::Bytes;
-use kafka_wire::{UnknownTaggedFields, Uuid};
+use kwire::{UnknownTaggedFields, Uuid};
 
 /// PushTelemetry request: the client's metrics, OpenTelemetry-encoded and maybe compressed.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 72, kind = request, response = PushTelemetryResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -30,7 +30,7 @@ pub struct PushTelemetryRequest {
 }
 
 /// PushTelemetry response: whether the broker accepted the metrics.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 72, kind = response, versions = "0", flexible = "0+")]
 pub struct PushTelemetryResponse {

@@ -1,10 +1,10 @@
 //! ReadShareGroupState (API key 84): a share-partition leader reads the persisted
 //! state of its share-partitions from the share coordinator.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ReadShareGroupState request: the share-partitions whose state to read.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 84, kind = request, response = ReadShareGroupStateResponse, versions = "0",
         flexible = "0+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct ReadShareGroupStateRequest {
 }
 
 /// A topic whose share-partition state to read.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "ReadStateData")]
 pub struct ReadStateTopic {
@@ -37,7 +37,7 @@ pub struct ReadStateTopic {
 }
 
 /// A share-partition whose state to read, with the reader's leader epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct ReadStatePartition {
@@ -53,7 +53,7 @@ pub struct ReadStatePartition {
 }
 
 /// ReadShareGroupState response: the persisted state of each share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 84, kind = response, versions = "0", flexible = "0+")]
 pub struct ReadShareGroupStateResponse {
@@ -66,7 +66,7 @@ pub struct ReadShareGroupStateResponse {
 }
 
 /// The state read for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "ReadStateResult")]
 pub struct ReadStateTopicResult {
@@ -82,7 +82,7 @@ pub struct ReadStateTopicResult {
 }
 
 /// The persisted state of one share-partition: epoch, start offset and state batches.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionResult")]
 pub struct ReadStatePartitionResult {
@@ -110,7 +110,7 @@ pub struct ReadStatePartitionResult {
 }
 
 /// The delivery state and count of a range of offsets in a share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct StateBatch {
     /// The first offset of this state batch.

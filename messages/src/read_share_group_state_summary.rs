@@ -1,10 +1,10 @@
 //! ReadShareGroupStateSummary (API key 87): the group coordinator reads a summary of
 //! share-partition state (epochs, start offset) from the share coordinator.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ReadShareGroupStateSummary request: the share-partitions whose summary to read.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 87, kind = request, response = ReadShareGroupStateSummaryResponse,
         versions = "0-1", flexible = "0+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct ReadShareGroupStateSummaryRequest {
 }
 
 /// A topic whose share-partition state summary to read.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "ReadStateSummaryData")]
 pub struct ReadStateSummaryTopic {
@@ -37,7 +37,7 @@ pub struct ReadStateSummaryTopic {
 }
 
 /// A share-partition whose state summary to read.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct ReadStateSummaryPartition {
@@ -54,7 +54,7 @@ pub struct ReadStateSummaryPartition {
 
 /// ReadShareGroupStateSummary response: the epochs and start offset of each
 /// share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 87, kind = response, versions = "0-1", flexible = "0+")]
 pub struct ReadShareGroupStateSummaryResponse {
@@ -67,7 +67,7 @@ pub struct ReadShareGroupStateSummaryResponse {
 }
 
 /// The state summaries read for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "ReadStateSummaryResult")]
 pub struct ReadStateSummaryTopicResult {
@@ -83,7 +83,7 @@ pub struct ReadStateSummaryTopicResult {
 }
 
 /// The state summary of one share-partition, without its state batches.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionResult")]
 pub struct ReadStateSummaryPartitionResult {

@@ -4,8 +4,8 @@
 
 use std::fmt::Debug;
 
-use kafka_wire::schema::{MessageKind, MessageSchema};
-use kafka_wire::Message;
+use kwire::schema::{MessageKind, MessageSchema};
+use kwire::Message;
 
 /// API keys whose messages Kafka removed (`"validVersions": "none"`), with the API's
 /// name. They have no structs.
@@ -20,8 +20,8 @@ pub const RETIRED_API_KEYS: &[(i16, &str)] = &[
 /// any message, build a table of functions, or collect schemas.
 ///
 /// ```
-/// use kafka_wire::Message;
-/// use kafka_wire_messages::registry::{self, MessageVisitor};
+/// use kwire::Message;
+/// use kwire_messages::registry::{self, MessageVisitor};
 ///
 /// /// Counts the messages that have a version 0.
 /// struct SinceVersionZero(usize);
@@ -65,7 +65,7 @@ pub fn visit_all(visitor: &mut impl MessageVisitor) {
 /// The schema of every message defined here, in [`visit_all`]'s order.
 ///
 /// ```
-/// let all = kafka_wire_messages::registry::schemas();
+/// let all = kwire_messages::registry::schemas();
 /// assert!(all.iter().any(|schema| schema.name == "ApiVersionsResponse"));
 /// ```
 pub fn schemas() -> Vec<&'static MessageSchema> {
@@ -90,8 +90,8 @@ pub fn by_name(name: &str) -> Option<&'static MessageSchema> {
 /// is a live Kafka API.
 ///
 /// ```
-/// use kafka_wire::schema::MessageKind;
-/// use kafka_wire_messages::registry;
+/// use kwire::schema::MessageKind;
+/// use kwire_messages::registry;
 ///
 /// let schema = registry::by_key(3, MessageKind::Response).unwrap();
 /// assert_eq!(schema.name, "MetadataResponse");

@@ -1,10 +1,10 @@
 //! RemoveRaftVoter (API key 81): removes a voter from the KRaft controller quorum,
 //! sent by admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// RemoveRaftVoter request: the voter to remove, by replica ID and directory ID.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 81, kind = request, response = RemoveRaftVoterResponse, versions = "0",
         flexible = "0+", listeners = "controller, broker")]
@@ -24,7 +24,7 @@ pub struct RemoveRaftVoterRequest {
 }
 
 /// RemoveRaftVoter response: whether the voter was removed.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 81, kind = response, versions = "0", flexible = "0+")]
 pub struct RemoveRaftVoterResponse {

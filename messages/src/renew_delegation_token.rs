@@ -1,10 +1,10 @@
 //! RenewDelegationToken (API key 39): extends the expiry time of a delegation token.
 
 use bytes::Bytes;
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
 /// RenewDelegationToken request: asks to renew the token with the given HMAC.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 39, kind = request, response = RenewDelegationTokenResponse, versions = "1-2",
         flexible = "2+", listeners = "broker, controller")]
@@ -21,7 +21,7 @@ pub struct RenewDelegationTokenRequest {
 }
 
 /// RenewDelegationToken response: the token's new expiry time.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 39, kind = response, versions = "1-2", flexible = "2+")]
 pub struct RenewDelegationTokenResponse {

@@ -1,10 +1,10 @@
 //! SaslAuthenticate (API key 36): carries SASL authentication tokens in Kafka frames.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// SaslAuthenticate request: the client's next SASL token.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 36, kind = request, response = SaslAuthenticateResponse, versions = "0-2",
         flexible = "2+", listeners = "broker, controller")]
@@ -18,7 +18,7 @@ pub struct SaslAuthenticateRequest {
 }
 
 /// SaslAuthenticate response: the server's SASL token, or why authentication failed.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 36, kind = response, versions = "0-2", flexible = "2+")]
 pub struct SaslAuthenticateResponse {

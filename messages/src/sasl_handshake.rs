@@ -1,9 +1,9 @@
 //! SaslHandshake (API key 17): agrees on the SASL mechanism before authenticating.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
 /// SaslHandshake request: the SASL mechanism the client wants to use.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 17, kind = request, response = SaslHandshakeResponse, versions = "0-1",
         listeners = "broker, controller")]
@@ -14,7 +14,7 @@ pub struct SaslHandshakeRequest {
 }
 
 /// SaslHandshake response: whether the mechanism is accepted, and those that are.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 17, kind = response, versions = "0-1")]
 pub struct SaslHandshakeResponse {

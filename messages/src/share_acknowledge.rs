@@ -1,9 +1,9 @@
 //! ShareAcknowledge (API key 79): a share consumer acknowledges records without fetching more.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ShareAcknowledge request: the share session and the record batches to acknowledge.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 79, kind = request, response = ShareAcknowledgeResponse, versions = "1-2",
         flexible = "0+", listeners = "broker")]
@@ -30,7 +30,7 @@ pub struct ShareAcknowledgeRequest {
 }
 
 /// A topic with records to acknowledge.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgeTopic {
     /// The unique topic ID.
@@ -45,7 +45,7 @@ pub struct AcknowledgeTopic {
 }
 
 /// A partition and the record batches to acknowledge in it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgePartition {
     /// The partition index.
@@ -60,7 +60,7 @@ pub struct AcknowledgePartition {
 }
 
 /// A range of offsets and how to acknowledge its records.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgementBatch {
     /// First offset of batch of records to acknowledge.
@@ -78,7 +78,7 @@ pub struct AcknowledgementBatch {
 }
 
 /// ShareAcknowledge response: the acknowledgement outcome for each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 79, kind = response, versions = "1-2", flexible = "0+")]
 pub struct ShareAcknowledgeResponse {
@@ -108,7 +108,7 @@ pub struct ShareAcknowledgeResponse {
 }
 
 /// The acknowledgement results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ShareAcknowledgeTopicResponse {
     /// The unique topic ID.
@@ -123,7 +123,7 @@ pub struct ShareAcknowledgeTopicResponse {
 }
 
 /// The acknowledgement results for one partition (Kafka's `PartitionData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct ShareAcknowledgePartitionResponse {
@@ -145,7 +145,7 @@ pub struct ShareAcknowledgePartitionResponse {
 }
 
 /// The current leader of a partition and its epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
     /// The ID of the current leader or -1 if the leader is unknown.
@@ -160,7 +160,7 @@ pub struct LeaderIdAndEpoch {
 }
 
 /// How to reach a broker named as a current leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

@@ -1,9 +1,9 @@
 //! ShareFetch (API key 78): a share consumer fetches records and acknowledges delivered ones.
 
-use kafka_wire::{KafkaString, Records, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, Records, UnknownTaggedFields, Uuid};
 
 /// ShareFetch request: the share session and the partitions to fetch from, with acknowledgements.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 78, kind = request, response = ShareFetchResponse, versions = "1-2",
         flexible = "0+", listeners = "broker")]
@@ -55,7 +55,7 @@ pub struct ShareFetchRequest {
 }
 
 /// A topic to fetch from or acknowledge records of.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct FetchTopic {
     /// The unique topic ID.
@@ -70,7 +70,7 @@ pub struct FetchTopic {
 }
 
 /// A partition to fetch from, with the record batches to acknowledge in it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct FetchPartition {
     /// The partition index.
@@ -90,7 +90,7 @@ pub struct FetchPartition {
 }
 
 /// A range of offsets and how to acknowledge its records.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AcknowledgementBatch {
     /// First offset of batch of records to acknowledge.
@@ -108,7 +108,7 @@ pub struct AcknowledgementBatch {
 }
 
 /// The partitions of one topic to remove from the share session.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ForgottenTopic {
     /// The unique topic ID.
@@ -123,7 +123,7 @@ pub struct ForgottenTopic {
 }
 
 /// ShareFetch response: the records acquired in each partition, and acknowledgement outcomes.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 78, kind = response, versions = "1-2", flexible = "0+")]
 pub struct ShareFetchResponse {
@@ -153,7 +153,7 @@ pub struct ShareFetchResponse {
 }
 
 /// The fetch results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct ShareFetchableTopicResponse {
     /// The unique topic ID.
@@ -168,7 +168,7 @@ pub struct ShareFetchableTopicResponse {
 }
 
 /// The fetch and acknowledgement results for one partition (Kafka's `PartitionData`).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct ShareFetchPartitionResponse {
@@ -202,7 +202,7 @@ pub struct ShareFetchPartitionResponse {
 }
 
 /// The current leader of a partition and its epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct LeaderIdAndEpoch {
     /// The ID of the current leader or -1 if the leader is unknown.
@@ -217,7 +217,7 @@ pub struct LeaderIdAndEpoch {
 }
 
 /// A range of records acquired by this member, with their delivery count.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct AcquiredRecords {
     /// The earliest offset in this batch of acquired records.
@@ -235,7 +235,7 @@ pub struct AcquiredRecords {
 }
 
 /// How to reach a broker named as a current leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

@@ -1,9 +1,9 @@
 //! ShareGroupDescribe (API key 77): describes KIP-932 share groups and their members.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ShareGroupDescribe request: the groups to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 77, kind = request, response = ShareGroupDescribeResponse, versions = "1",
         flexible = "0+", listeners = "broker")]
@@ -20,7 +20,7 @@ pub struct ShareGroupDescribeRequest {
 }
 
 /// ShareGroupDescribe response: each group's state, epochs and members.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 77, kind = response, versions = "1", flexible = "0+")]
 pub struct ShareGroupDescribeResponse {
@@ -37,7 +37,7 @@ pub struct ShareGroupDescribeResponse {
 }
 
 /// One described share group: its state, epochs, assignor and members.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroup {
     /// The describe error, or 0 if there was no error.
@@ -73,7 +73,7 @@ pub struct DescribedGroup {
 }
 
 /// One member of a described share group, with its subscription and assignment.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Member {
     /// The member ID.
@@ -103,7 +103,7 @@ pub struct Member {
 }
 
 /// The partitions assigned to a member.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
     /// The assigned topic-partitions to the member.
@@ -115,7 +115,7 @@ pub struct Assignment {
 }
 
 /// A topic, by ID and name, and partitions of it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {
     /// The topic ID.

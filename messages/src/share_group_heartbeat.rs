@@ -1,10 +1,10 @@
 //! ShareGroupHeartbeat (API key 76): a member joins, heartbeats in or leaves a KIP-932 share group,
 //! and gets its assignment.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// ShareGroupHeartbeat request: the member's epoch and what changed since its last heartbeat.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 76, kind = request, response = ShareGroupHeartbeatResponse, versions = "1",
         flexible = "0+", listeners = "broker")]
@@ -33,7 +33,7 @@ pub struct ShareGroupHeartbeatRequest {
 }
 
 /// ShareGroupHeartbeat response: the member's epoch, heartbeat interval and any new assignment.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 76, kind = response, versions = "1", flexible = "0+")]
 pub struct ShareGroupHeartbeatResponse {
@@ -66,7 +66,7 @@ pub struct ShareGroupHeartbeatResponse {
 }
 
 /// The partitions assigned to the member.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
     /// The partitions assigned to the member.
@@ -78,7 +78,7 @@ pub struct Assignment {
 }
 
 /// A topic, by ID, and partitions of it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartitions {
     /// The topic ID.

@@ -1,10 +1,10 @@
 //! StreamsGroupDescribe (API key 89): describes streams groups (topology, members and
 //! their assignments), for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// StreamsGroupDescribe request: the streams groups to describe.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 89, kind = request, response = StreamsGroupDescribeResponse, versions = "0-1",
         flexible = "0+", listeners = "broker")]
@@ -25,7 +25,7 @@ pub struct StreamsGroupDescribeRequest {
 }
 
 /// StreamsGroupDescribe response: the description of each group, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 89, kind = response, versions = "0-1", flexible = "0+")]
 pub struct StreamsGroupDescribeResponse {
@@ -42,7 +42,7 @@ pub struct StreamsGroupDescribeResponse {
 }
 
 /// A described streams group: its state, epochs, topology and members.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct DescribedGroup {
     /// The describe error, or 0 if there was no error.
@@ -92,7 +92,7 @@ pub struct DescribedGroup {
 }
 
 /// The topology metadata initialized for the group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Topology {
     /// The epoch of the currently initialized topology for this group.
@@ -110,7 +110,7 @@ pub struct Topology {
 }
 
 /// A subtopology as configured: its source, sink, changelog and repartition topics.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Subtopology {
     /// String to uniquely identify the subtopology.
@@ -137,7 +137,7 @@ pub struct Subtopology {
 
 /// An internal topic of the group, with its partitions, replication factor and
 /// configs.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicInfo {
     /// The name of the topic.
@@ -160,7 +160,7 @@ pub struct TopicInfo {
 }
 
 /// A configuration or client tag, as a key-value pair.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct KeyValue {
     /// key of the config
@@ -175,7 +175,7 @@ pub struct KeyValue {
 }
 
 /// A member of the group: its identity, endpoint, task offsets and assignments.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Member {
     /// The member ID.
@@ -230,7 +230,7 @@ pub struct Member {
 }
 
 /// A host and port of a member, for Interactive Queries.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Endpoint {
     /// host of the endpoint
@@ -245,7 +245,7 @@ pub struct Endpoint {
 }
 
 /// A changelog offset of one task.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TaskOffset {
     /// The subtopology identifier.
@@ -263,7 +263,7 @@ pub struct TaskOffset {
 }
 
 /// The active, standby and warm-up tasks of a member.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Assignment {
     /// Active tasks for this client.
@@ -281,7 +281,7 @@ pub struct Assignment {
 }
 
 /// The tasks of one subtopology, by partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TaskIds {
     /// The subtopology identifier.
@@ -296,7 +296,7 @@ pub struct TaskIds {
 }
 
 /// The full description of a topology: its subtopologies and global stores.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescription {
     /// The subtopologies that make up this topology.
@@ -311,7 +311,7 @@ pub struct TopologyDescription {
 }
 
 /// A subtopology of a topology description, with its processing nodes.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionSubtopology {
     /// The subtopology identifier, unique within the topology.
@@ -326,7 +326,7 @@ pub struct TopologyDescriptionSubtopology {
 }
 
 /// A source, processor or sink node of a topology description.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionNode {
     /// The name of this node (e.g., KSTREAM-SOURCE-0000000000).
@@ -356,7 +356,7 @@ pub struct TopologyDescriptionNode {
 }
 
 /// A global state store, with the source and processor nodes that fill it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionGlobalStore {
     /// The source node providing data to the global store.

@@ -1,11 +1,11 @@
 //! StreamsGroupHeartbeat (API key 88): a Kafka Streams member joins, stays in or
 //! leaves a streams group and receives its task assignment.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// StreamsGroupHeartbeat request: the member's epoch, topology, owned tasks and
 /// what changed since its last heartbeat.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 88, kind = request, response = StreamsGroupHeartbeatResponse, versions = "0-1",
         flexible = "0+", listeners = "broker")]
@@ -87,7 +87,7 @@ pub struct StreamsGroupHeartbeatRequest {
 }
 
 /// The topology of the streams application, sent when the member joins.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Topology {
     /// The epoch of the topology. Used to check if the topology corresponds to the
@@ -103,7 +103,7 @@ pub struct Topology {
 }
 
 /// A subtopology: its source, sink, changelog and repartition topics.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Subtopology {
     /// String to uniquely identify the subtopology. Deterministically generated from
@@ -137,7 +137,7 @@ pub struct Subtopology {
 
 /// An internal topic the group needs, with its partitions, replication factor and
 /// configs.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicInfo {
     /// The name of the topic.
@@ -160,7 +160,7 @@ pub struct TopicInfo {
 }
 
 /// A configuration or client tag, as a key-value pair.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct KeyValue {
     /// key of the config
@@ -176,7 +176,7 @@ pub struct KeyValue {
 
 /// Source topics of a subtopology that must be copartitioned, as indexes into its
 /// topic lists.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CopartitionGroup {
     /// The topics the topology reads from. Index into the array on the subtopology
@@ -197,7 +197,7 @@ pub struct CopartitionGroup {
 }
 
 /// The tasks of one subtopology, by partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TaskIds {
     /// The subtopology identifier.
@@ -212,7 +212,7 @@ pub struct TaskIds {
 }
 
 /// A host and port of a member, for Interactive Queries.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Endpoint {
     /// host of the endpoint
@@ -227,7 +227,7 @@ pub struct Endpoint {
 }
 
 /// A changelog offset of one task.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TaskOffset {
     /// The subtopology identifier.
@@ -246,7 +246,7 @@ pub struct TaskOffset {
 
 /// StreamsGroupHeartbeat response: the member's epoch, its assigned tasks and the
 /// group's status.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 88, kind = response, versions = "0-1", flexible = "0+")]
 pub struct StreamsGroupHeartbeatResponse {
@@ -313,7 +313,7 @@ pub struct StreamsGroupHeartbeatResponse {
 }
 
 /// A status that is active for the streams group, with its detail.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "Status")]
 pub struct StreamsGroupStatus {
@@ -329,7 +329,7 @@ pub struct StreamsGroupStatus {
 }
 
 /// The partitions whose state a member's user endpoint serves, for Interactive Queries.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct EndpointToPartitions {
     /// User-defined endpoint to connect to the node
@@ -347,7 +347,7 @@ pub struct EndpointToPartitions {
 }
 
 /// A topic and some of its partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartition {
     /// topic name

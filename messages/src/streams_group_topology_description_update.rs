@@ -1,11 +1,11 @@
 //! StreamsGroupTopologyDescriptionUpdate (API key 93): a streams group member sends
 //! the full description of its topology to the group coordinator.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// StreamsGroupTopologyDescriptionUpdate request: the member, topology epoch and
 /// topology description.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 93, kind = request, response = StreamsGroupTopologyDescriptionUpdateResponse,
         versions = "0", flexible = "0+", listeners = "broker")]
@@ -31,7 +31,7 @@ pub struct StreamsGroupTopologyDescriptionUpdateRequest {
 }
 
 /// The full description of a topology: its subtopologies and global stores.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescription {
     /// The subtopologies that make up this topology.
@@ -46,7 +46,7 @@ pub struct TopologyDescription {
 }
 
 /// A subtopology of a topology description, with its processing nodes.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionSubtopology {
     /// The subtopology identifier, unique within the topology.
@@ -61,7 +61,7 @@ pub struct TopologyDescriptionSubtopology {
 }
 
 /// A source, processor or sink node of a topology description.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionNode {
     /// The name of this node (e.g., KSTREAM-SOURCE-0000000000).
@@ -91,7 +91,7 @@ pub struct TopologyDescriptionNode {
 }
 
 /// A global state store, with the source and processor nodes that fill it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopologyDescriptionGlobalStore {
     /// The source node providing data to the global store.
@@ -106,7 +106,7 @@ pub struct TopologyDescriptionGlobalStore {
 }
 
 /// StreamsGroupTopologyDescriptionUpdate response: whether the description was stored.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 93, kind = response, versions = "0", flexible = "0+")]
 pub struct StreamsGroupTopologyDescriptionUpdateResponse {

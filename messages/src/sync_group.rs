@@ -1,10 +1,10 @@
 //! SyncGroup (API key 14): distributes the leader's partition assignment to the members.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// SyncGroup request: a member (the leader with the assignments) syncs with the group.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 14, kind = request, response = SyncGroupResponse, versions = "0-5",
         flexible = "4+", listeners = "broker")]
@@ -36,7 +36,7 @@ pub struct SyncGroupRequest {
 }
 
 /// The assignment the leader gives one member.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct SyncGroupRequestAssignment {
     /// The ID of the member to assign.
@@ -51,7 +51,7 @@ pub struct SyncGroupRequestAssignment {
 }
 
 /// SyncGroup response: this member's assignment.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 14, kind = response, versions = "0-5", flexible = "4+")]
 pub struct SyncGroupResponse {

@@ -1,9 +1,9 @@
 //! TxnOffsetCommit (API key 28): commits consumer offsets as part of a transaction.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// TxnOffsetCommit request: the offsets to commit within a transaction.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 28, kind = request, response = TxnOffsetCommitResponse, versions = "0-6",
         flexible = "3+", listeners = "broker")]
@@ -39,7 +39,7 @@ pub struct TxnOffsetCommitRequest {
 }
 
 /// A topic and the offsets to commit in it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TxnOffsetCommitRequestTopic {
     /// The topic name.
@@ -57,7 +57,7 @@ pub struct TxnOffsetCommitRequestTopic {
 }
 
 /// The offset to commit for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TxnOffsetCommitRequestPartition {
     /// The index of the partition within the topic.
@@ -78,7 +78,7 @@ pub struct TxnOffsetCommitRequestPartition {
 }
 
 /// TxnOffsetCommit response: the outcome for each partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 28, kind = response, versions = "0-6", flexible = "3+")]
 pub struct TxnOffsetCommitResponse {
@@ -95,7 +95,7 @@ pub struct TxnOffsetCommitResponse {
 }
 
 /// The outcome for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TxnOffsetCommitResponseTopic {
     /// The topic name.
@@ -113,7 +113,7 @@ pub struct TxnOffsetCommitResponseTopic {
 }
 
 /// The outcome for one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TxnOffsetCommitResponsePartition {
     /// The partition index.

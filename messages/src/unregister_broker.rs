@@ -1,10 +1,10 @@
 //! UnregisterBroker (API key 64): removes a broker's registration from a KRaft cluster,
 //! for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// UnregisterBroker request: the ID of the broker to unregister.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 64, kind = request, response = UnregisterBrokerResponse, versions = "0",
         flexible = "0+", listeners = "broker, controller")]
@@ -18,7 +18,7 @@ pub struct UnregisterBrokerRequest {
 }
 
 /// UnregisterBroker response: whether the broker was unregistered, or why not.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 64, kind = response, versions = "0", flexible = "0+")]
 pub struct UnregisterBrokerResponse {

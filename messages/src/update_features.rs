@@ -1,10 +1,10 @@
 //! UpdateFeatures (API key 57): upgrades or downgrades the cluster's finalized feature
 //! levels, for admin clients.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// UpdateFeatures request: the new maximum level of each feature, and how it may change.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 57, kind = request, response = UpdateFeaturesResponse, versions = "0-2",
         flexible = "0+", listeners = "broker, controller")]
@@ -25,7 +25,7 @@ pub struct UpdateFeaturesRequest {
 }
 
 /// A feature and its new maximum finalized level.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "FeatureUpdateKey")]
 pub struct FeatureUpdate {
@@ -54,7 +54,7 @@ pub struct FeatureUpdate {
 }
 
 /// UpdateFeatures response: the outcome, and before version 2 the outcome per feature.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 57, kind = response, versions = "0-2", flexible = "0+")]
 pub struct UpdateFeaturesResponse {
@@ -77,7 +77,7 @@ pub struct UpdateFeaturesResponse {
 }
 
 /// The outcome of updating one feature.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct UpdatableFeatureResult {
     /// The name of the finalized feature.

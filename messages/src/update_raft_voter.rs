@@ -1,11 +1,11 @@
 //! UpdateRaftVoter (API key 82): a KRaft voter tells the quorum leader its current
 //! listeners and supported kraft.version range.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// UpdateRaftVoter request: the voter's identity, endpoints and supported KRaft
 /// versions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 82, kind = request, response = UpdateRaftVoterResponse, versions = "0",
         flexible = "0+", listeners = "controller")]
@@ -34,7 +34,7 @@ pub struct UpdateRaftVoterRequest {
 }
 
 /// A named endpoint on which the voter can be reached.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Listener {
     /// The name of the endpoint.
@@ -52,7 +52,7 @@ pub struct Listener {
 }
 
 /// The range of KRaft protocol versions the voter supports.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct KRaftVersionFeature {
     /// The minimum supported KRaft protocol version.
@@ -67,7 +67,7 @@ pub struct KRaftVersionFeature {
 }
 
 /// UpdateRaftVoter response: whether the update was accepted, and the current leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 82, kind = response, versions = "0", flexible = "0+")]
 pub struct UpdateRaftVoterResponse {
@@ -87,7 +87,7 @@ pub struct UpdateRaftVoterResponse {
 }
 
 /// The current quorum leader, its epoch and how to reach it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct CurrentLeader {
     /// The replica id of the current leader or -1 if the leader is unknown.

@@ -1,10 +1,10 @@
 //! Vote (API key 52): a KRaft candidate asks the other voters to elect it leader (from
 //! version 2 also as a non-binding PreVote).
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// Vote request: a candidate asks the voters for their vote in a new epoch.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 52, kind = request, response = VoteResponse, versions = "0-2", flexible = "0+",
         listeners = "controller")]
@@ -24,7 +24,7 @@ pub struct VoteRequest {
 }
 
 /// The metadata topic the election is for, with its partitions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct VoteRequestTopic {
@@ -40,7 +40,7 @@ pub struct VoteRequestTopic {
 }
 
 /// The candidate's vote request for one partition: its epoch, ID and log end.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct VoteRequestPartition {
@@ -74,7 +74,7 @@ pub struct VoteRequestPartition {
 }
 
 /// Vote response: whether the voter granted its vote, and the leader and epoch it knows.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 52, kind = response, versions = "0-2", flexible = "0+")]
 pub struct VoteResponse {
@@ -93,7 +93,7 @@ pub struct VoteResponse {
 }
 
 /// The voter's answers for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "TopicData")]
 pub struct VoteResponseTopic {
@@ -109,7 +109,7 @@ pub struct VoteResponseTopic {
 }
 
 /// The voter's answer for one partition, with the leader it knows.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct VoteResponsePartition {
@@ -134,7 +134,7 @@ pub struct VoteResponsePartition {
 }
 
 /// How to reach a node named as a current leader.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct NodeEndpoint {
     /// The ID of the associated node.

@@ -1,10 +1,10 @@
 //! WriteShareGroupState (API key 85): a share-partition leader persists the state of
 //! its share-partitions to the share coordinator.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// WriteShareGroupState request: the new state of each share-partition to persist.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 85, kind = request, response = WriteShareGroupStateResponse, versions = "0-1",
         flexible = "0+", listeners = "broker")]
@@ -21,7 +21,7 @@ pub struct WriteShareGroupStateRequest {
 }
 
 /// A topic whose share-partition state to write.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "WriteStateData")]
 pub struct WriteStateTopic {
@@ -37,7 +37,7 @@ pub struct WriteStateTopic {
 }
 
 /// The state to write for one share-partition: epochs, start offset and state batches.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionData")]
 pub struct WriteStatePartition {
@@ -67,7 +67,7 @@ pub struct WriteStatePartition {
 }
 
 /// The delivery state and count of a range of offsets in a share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct StateBatch {
     /// The first offset of this state batch.
@@ -88,7 +88,7 @@ pub struct StateBatch {
 }
 
 /// WriteShareGroupState response: the outcome for each share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 85, kind = response, versions = "0-1", flexible = "0+")]
 pub struct WriteShareGroupStateResponse {
@@ -101,7 +101,7 @@ pub struct WriteShareGroupStateResponse {
 }
 
 /// The write results for one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "WriteStateResult")]
 pub struct WriteStateTopicResult {
@@ -117,7 +117,7 @@ pub struct WriteStateTopicResult {
 }
 
 /// The write result for one share-partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 #[kafka(name = "PartitionResult")]
 pub struct WriteStatePartitionResult {

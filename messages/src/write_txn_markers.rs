@@ -1,10 +1,10 @@
 //! WriteTxnMarkers (API key 27): the transaction coordinator asks partition leaders to
 //! write commit or abort markers.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// WriteTxnMarkers request: the transaction markers to write.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 27, kind = request, response = WriteTxnMarkersResponse, versions = "1-2",
         flexible = "1+", listeners = "broker")]
@@ -18,7 +18,7 @@ pub struct WriteTxnMarkersRequest {
 }
 
 /// One transaction's marker and the partitions to write it to.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct WritableTxnMarker {
     /// The current producer ID.
@@ -47,7 +47,7 @@ pub struct WritableTxnMarker {
 }
 
 /// A topic and the partitions of it to write a marker to.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct WritableTxnMarkerTopic {
     /// The topic name.
@@ -62,7 +62,7 @@ pub struct WritableTxnMarkerTopic {
 }
 
 /// WriteTxnMarkers response: the outcome for each partition of each marker.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(api_key = 27, kind = response, versions = "1-2", flexible = "1+")]
 pub struct WriteTxnMarkersResponse {
@@ -75,7 +75,7 @@ pub struct WriteTxnMarkersResponse {
 }
 
 /// The results of writing one producer's marker.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct WritableTxnMarkerResult {
     /// The current producer ID in use by the transactional ID.
@@ -90,7 +90,7 @@ pub struct WritableTxnMarkerResult {
 }
 
 /// The results of writing a marker to one topic.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct WritableTxnMarkerTopicResult {
     /// The topic name.
@@ -105,7 +105,7 @@ pub struct WritableTxnMarkerTopicResult {
 }
 
 /// The result of writing a marker to one partition.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct WritableTxnMarkerPartitionResult {
     /// The partition index.

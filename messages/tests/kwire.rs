@@ -4,14 +4,14 @@
 //! its status and output).
 //!
 //! ```text
-//! cargo test -p kafka-wire-messages --features cli --test kwire
+//! cargo test -p kwire-messages --features cli --test kwire
 //! ```
 //!
 //! After a deliberate change of output, rewrite the transcripts and review the diff
 //! before committing it:
 //!
 //! ```text
-//! KWIRE_BLESS=1 cargo test -p kafka-wire-messages --features cli --test kwire
+//! KWIRE_BLESS=1 cargo test -p kwire-messages --features cli --test kwire
 //! ```
 //!
 //! The `versions` tests answer kwire from small TCP servers inside the test (std
@@ -27,14 +27,14 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use bytes::Bytes;
-use kafka_wire::schema::MessageSchema;
-use kafka_wire::Message;
-use kafka_wire_messages::api_key::Listener;
-use kafka_wire_messages::api_versions::ApiVersion;
-use kafka_wire_messages::net::blocking::FrameReader;
-use kafka_wire_messages::net::negotiation::answer_api_versions;
-use kafka_wire_messages::net::request_frame::RequestFrame;
-use kafka_wire_messages::{
+use kwire::schema::MessageSchema;
+use kwire::Message;
+use kwire_messages::api_key::Listener;
+use kwire_messages::api_versions::ApiVersion;
+use kwire_messages::net::blocking::FrameReader;
+use kwire_messages::net::negotiation::answer_api_versions;
+use kwire_messages::net::request_frame::RequestFrame;
+use kwire_messages::{
     frame, ApiVersionsResponse, InitProducerIdRequest, RequestHeader, ResponseHeader,
 };
 

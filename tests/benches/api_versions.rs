@@ -10,12 +10,12 @@
 //! and panics otherwise. After criterion's report, a summary times both sides again,
 //! interleaved in alternating rounds so that load from other processes on the machine
 //! hits both alike, and prints one line per operation with both throughputs and the
-//! ratio. Run: `cargo bench -p kafka-wire-tests --bench api_versions`.
+//! ratio. Run: `cargo bench -p kwire-tests --bench api_versions`.
 
 mod side_by_side;
 
-use kafka_wire::KafkaString;
-use kafka_wire_messages::api_versions::{ApiVersion, ApiVersionsResponse, SupportedFeatureKey};
+use kwire::KafkaString;
+use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse, SupportedFeatureKey};
 
 use kafka_protocol::messages::api_versions_response as kp;
 use kafka_protocol::protocol::StrBytes;

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Compile time of kafka-wire-messages against kafka-protocol 0.18, in one run.
+"""Compile time of kwire-messages against kafka-protocol 0.18, in one run.
 
 Each library is built, clean, into its own empty target folder, as a dependency of
 a small scratch crate (the "user") that reads and writes every request and response
 through the library's dispatch enums, the way a broker or proxy does:
 
-  - kafka-wire-messages: frame::decode_any_request / decode_any_response /
+  - kwire-messages: frame::decode_any_request / decode_any_response /
     encode_any_request / encode_any_response;
   - kafka-protocol 0.18 with every message (features client + broker) and its
     enums (messages_enums): RequestKind / ResponseKind decode and encode.
 
-Then one message file of kafka-wire-messages is edited (a comment appended, and
+Then one message file of kwire-messages is edited (a comment appended, and
 removed again afterwards) and the user crate is rebuilt.
 
 For each build it prints the wall time and, from `cargo build --timings`, the time
@@ -35,9 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 KW_USER = """\
-use kafka_wire::bytes::Bytes;
-use kafka_wire_messages::frame::{self, FrameError};
-use kafka_wire_messages::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
+use kwire::bytes::Bytes;
+use kwire_messages::frame::{self, FrameError};
+use kwire_messages::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
 
 pub fn read_request(frame: &Bytes) -> Result<(RequestHeader, Request), FrameError> {
     frame::decode_any_request(frame)
@@ -131,7 +131,7 @@ def main():
         scratch_crate(
             kw,
             f"kafka-wire = {{ path = \"{ROOT / 'kafka-wire'}\" }}\n"
-            f"kafka-wire-messages = {{ path = \"{ROOT / 'messages'}\" }}\n",
+            f"kwire-messages = {{ path = \"{ROOT / 'messages'}\" }}\n",
             KW_USER,
         )
         kp = scratch / "kp"
@@ -150,9 +150,9 @@ def main():
         edited.write_text(original)
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"profile {args.profile}, {os.cpu_count()} cores")
-    kw_lib, kw_user = line("kafka-wire-messages, clean", *kw_clean, "kafka-wire-messages")
+    kw_lib, kw_user = line("kwire-messages, clean", *kw_clean, "kwire-messages")
     kp_lib, kp_user = line("kafka-protocol 0.18, clean", *kp_clean, "kafka-protocol")
-    line(f"after editing {args.edit}", *kw_edit, "kafka-wire-messages")
+    line(f"after editing {args.edit}", *kw_edit, "kwire-messages")
     print(f"library unit, kafka-wire / kafka-protocol:           {kw_lib / kp_lib:.2f}")
     print(f"library + user units, kafka-wire / kafka-protocol:   "
           f"{(kw_lib + kw_user) / (kp_lib + kp_user):.2f}")

@@ -7,15 +7,15 @@
 //! more records: besides the usual lines, the summary times kafka-wire's decode of the
 //! two sizes against each other (interleaved) and prints the 1 MiB / 1 KiB time ratio,
 //! and the same ratio for kafka-protocol.
-//! Run: `cargo bench -p kafka-wire-tests --bench fetch`.
+//! Run: `cargo bench -p kwire-tests --bench fetch`.
 
 mod side_by_side;
 
 use std::hint::black_box;
 
 use bytes::Bytes;
-use kafka_wire::{Records, Uuid};
-use kafka_wire_messages::fetch::{FetchResponse, FetchableTopicResponse, PartitionData};
+use kwire::{Records, Uuid};
+use kwire_messages::fetch::{FetchResponse, FetchableTopicResponse, PartitionData};
 
 use kafka_protocol::messages::fetch_response as kp;
 

@@ -26,7 +26,7 @@ SIDES = {"kw": "kafka-wire", "kp": "kafka-protocol"}
 def bench_binary(bench: str) -> str:
     """Builds the bench and returns its executable's path."""
     out = subprocess.run(
-        ["cargo", "bench", "-p", "kafka-wire-tests", "--bench", bench, "--no-run",
+        ["cargo", "bench", "-p", "kwire-tests", "--bench", bench, "--no-run",
          "--message-format=json"],
         check=True, capture_output=True, text=True,
     ).stdout

@@ -16,18 +16,18 @@
 //! the type at run time) against decoding `MetadataResponse` directly, interleaved,
 //! and prints the overhead of dispatch.
 //!
-//! Run: `cargo bench -p kafka-wire-tests --bench metadata`.
+//! Run: `cargo bench -p kwire-tests --bench metadata`.
 
 mod side_by_side;
 
 use std::hint::black_box;
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, MessageEnum, Uuid};
-use kafka_wire_messages::metadata::{
+use kwire::{KafkaString, MessageEnum, Uuid};
+use kwire_messages::metadata::{
     MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
-use kafka_wire_messages::{ApiKey, Response};
+use kwire_messages::{ApiKey, Response};
 
 use kafka_protocol::messages::metadata_response as kp;
 use kafka_protocol::messages::{BrokerId, TopicName};

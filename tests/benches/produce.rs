@@ -6,13 +6,13 @@
 //! other's. Both sides decode records as slices of the input and copy them once when
 //! encoding. After criterion's report, a summary times both sides again in interleaved
 //! rounds and prints one line per operation with both throughputs and the ratio.
-//! Run: `cargo bench -p kafka-wire-tests --bench produce`.
+//! Run: `cargo bench -p kwire-tests --bench produce`.
 
 mod side_by_side;
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, Records};
-use kafka_wire_messages::produce::{PartitionProduceData, ProduceRequest, TopicProduceData};
+use kwire::{KafkaString, Records};
+use kwire_messages::produce::{PartitionProduceData, ProduceRequest, TopicProduceData};
 
 use kafka_protocol::messages::produce_request as kp;
 use kafka_protocol::messages::TopicName;

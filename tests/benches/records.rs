@@ -8,7 +8,7 @@
 //! views. The summary also times kafka-wire without the CRC check, which a reader of
 //! headers or a proxy may skip. Setup fails unless both sides read the same records
 //! from the bytes (written by kafka-wire's builder).
-//! Run: `cargo bench -p kafka-wire-tests --bench records -- summary-only`.
+//! Run: `cargo bench -p kwire-tests --bench records -- summary-only`.
 
 #[allow(dead_code, reason = "the records bench uses only the timing helpers")]
 mod side_by_side;
@@ -18,7 +18,7 @@ use std::hint::black_box;
 use bytes::Bytes;
 use criterion::{Criterion, Throughput};
 use kafka_protocol::records::RecordBatchDecoder;
-use kafka_wire::records::{Batches, Compression, RecordBatchBuilder};
+use kwire::records::{Batches, Compression, RecordBatchBuilder};
 
 use side_by_side::{compare, interleaved};
 

@@ -7,9 +7,9 @@
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use kafka_wire::schema::MessageSchema;
-use kafka_wire::{DecodeError, EncodeError, Message};
-use kafka_wire_messages::registry::{self, MessageVisitor};
+use kwire::schema::MessageSchema;
+use kwire::{DecodeError, EncodeError, Message};
+use kwire_messages::registry::{self, MessageVisitor};
 
 /// Why a decode-then-encode round trip failed. Each variant's message includes its
 /// cause, so it is not returned again as a `source`.
@@ -62,7 +62,7 @@ fn rewrite_json<M: Message>(
 
 fn recode_without_unknown_tags<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, String> {
     let mut message = M::decode(input, version).map_err(|e| format!("decode: {e}"))?;
-    kafka_wire::json::JsonWire::drop_unknown_tags(&mut message);
+    kwire::json::JsonWire::drop_unknown_tags(&mut message);
     message.encode(version).map_err(|e| format!("encode: {e}"))
 }
 
@@ -114,7 +114,7 @@ fn check_decoded<M: Message + Clone + PartialEq + std::fmt::Debug>(
     let through_json = M::from_json(&json, version)
         .map_err(|e| format!("{name} v{version}: its JSON {json} does not read back: {e}"))?;
     let mut expected = decoded;
-    kafka_wire::json::JsonWire::drop_unknown_tags(&mut expected);
+    kwire::json::JsonWire::drop_unknown_tags(&mut expected);
     if through_json != expected {
         return Err(format!(
             "{name} v{version}: {expected:?} went through JSON as {json} and came back {through_json:?}"

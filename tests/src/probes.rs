@@ -2,9 +2,9 @@
 //! of named messages: regression tests decode them, and the fuzz target starts
 //! from them.
 
-use kafka_wire::wire::varint::put_unsigned_varint;
-use kafka_wire::Message;
-use kafka_wire_messages::FetchRequest;
+use kwire::wire::varint::put_unsigned_varint;
+use kwire::Message;
+use kwire_messages::FetchRequest;
 
 /// One hostile body of a message at a version, and what it tries.
 #[derive(Debug, Clone)]

@@ -3,8 +3,8 @@
 //! non-ignorable ones refused with their name.
 
 use bytes::Bytes;
-use kafka_wire::{EncodeErrorKind, KafkaString, Message, UnknownTaggedFields};
-use kafka_wire_messages::{frame, ApiVersionsRequest, RequestHeader};
+use kwire::{EncodeErrorKind, KafkaString, Message, UnknownTaggedFields};
+use kwire_messages::{frame, ApiVersionsRequest, RequestHeader};
 
 fn hex(text: &str) -> Vec<u8> {
     text.split_whitespace()
@@ -93,7 +93,7 @@ fn an_ignorable_cluster_id_is_dropped_silently_at_v4() {
 
 /// A message whose `epoch` is not ignorable: setting it where it does not exist is
 /// an error that names the field.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0-1", flexible = "1+")]
 struct Strict {
     /// Always there.
@@ -131,7 +131,7 @@ fn a_non_ignorable_field_set_where_it_does_not_exist_fails_naming_it() {
 }
 
 /// A name that may be null only from version 1.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0-1")]
 struct LateNull {
     /// Null allowed from version 1.
@@ -150,7 +150,7 @@ fn null_where_a_field_is_not_nullable_fails_both_ways() {
     let err = LateNull::decode(&Bytes::from_static(&[0xff, 0xff]), 0).unwrap_err();
     assert_eq!(
         err.kind(),
-        &kafka_wire::DecodeErrorKind::UnexpectedNull { version: 0 }
+        &kwire::DecodeErrorKind::UnexpectedNull { version: 0 }
     );
     assert_eq!(err.path().to_string(), "LateNull.Name");
     assert_eq!(

@@ -8,13 +8,13 @@ mod hex_fixtures;
 
 use bytes::Bytes;
 use hex_fixtures::unhex;
-use kafka_wire_messages::api_key::Listener;
-use kafka_wire_messages::frame::{self, FrameError};
-use kafka_wire_messages::net::negotiation::{
+use kwire_messages::api_key::Listener;
+use kwire_messages::frame::{self, FrameError};
+use kwire_messages::net::negotiation::{
     answer_api_versions, next_step, read_api_versions_response, NextStep,
 };
-use kafka_wire_messages::net::request_frame::{RequestFrame, TrailingBytes};
-use kafka_wire_messages::{ApiKey, Request};
+use kwire_messages::net::request_frame::{RequestFrame, TrailingBytes};
+use kwire_messages::{ApiKey, Request};
 
 fn captured() -> Vec<(String, Bytes)> {
     hex_fixtures::load("captured")

@@ -9,8 +9,8 @@ mod counting_allocator;
 
 use bytes::Bytes;
 use counting_allocator::allocated_during;
-use kafka_wire::{KafkaString, Message, Uuid};
-use kafka_wire_messages::metadata::{
+use kwire::{KafkaString, Message, Uuid};
+use kwire_messages::metadata::{
     MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
 

@@ -6,11 +6,11 @@
 //! header rules spelled out again (headers), independently of the code under test.
 
 use bytes::{BufMut, Bytes, BytesMut};
-use kafka_wire::{KafkaString, Message, MessageEnum};
-use kafka_wire_messages::api_key::Listener;
-use kafka_wire_messages::frame::{self, FrameError};
-use kafka_wire_messages::{ApiKey, ApiKeyError, Request, RequestHeader, Response, ResponseHeader};
-use kafka_wire_tests::schema_writer::{write, Nulls, Populated};
+use kwire::{KafkaString, Message, MessageEnum};
+use kwire_messages::api_key::Listener;
+use kwire_messages::frame::{self, FrameError};
+use kwire_messages::{ApiKey, ApiKeyError, Request, RequestHeader, Response, ResponseHeader};
+use kwire_tests::schema_writer::{write, Nulls, Populated};
 
 /// Kafka's rule for request headers (`ApiMessageType.requestHeaderVersion`).
 fn kafka_request_header_version(api: ApiKey, version: i16) -> i16 {
@@ -110,7 +110,7 @@ fn every_response_frame_is_read_by_its_key_and_written_back_byte_for_byte() {
 }
 
 /// A body with every field set, written from the runtime schema.
-fn filled(schema: &kafka_wire::schema::MessageSchema, version: i16) -> Bytes {
+fn filled(schema: &kwire::schema::MessageSchema, version: i16) -> Bytes {
     let mut choices = Populated {
         nulls: Nulls::Filled,
     };
@@ -152,14 +152,14 @@ fn header_versions_follow_kafka_for_every_api_and_version() {
 
 #[test]
 fn the_table_covers_every_live_schema_once_with_unique_keys() {
-    let schemas = std::fs::read_dir(kafka_wire_tests::schema_dir()).unwrap();
+    let schemas = std::fs::read_dir(kwire_tests::schema_dir()).unwrap();
     let mut live_requests = 0;
     for entry in schemas {
         let name = entry.unwrap().file_name().into_string().unwrap();
         let Some(api) = name.strip_suffix("Request.json") else {
             continue;
         };
-        let text = std::fs::read_to_string(kafka_wire_tests::schema_dir().join(&name)).unwrap();
+        let text = std::fs::read_to_string(kwire_tests::schema_dir().join(&name)).unwrap();
         if text.contains("\"validVersions\": \"none\"") {
             continue;
         }
@@ -205,7 +205,7 @@ fn unknown_and_retired_keys_are_frame_errors_not_panics() {
 fn api_versions_answer_lists_what_each_listener_serves() {
     let broker = ApiKey::api_versions(Listener::Broker);
     let controller = ApiKey::api_versions(Listener::Controller);
-    let has = |entries: &[kafka_wire_messages::api_versions::ApiVersion], api: ApiKey| {
+    let has = |entries: &[kwire_messages::api_versions::ApiVersion], api: ApiKey| {
         entries.iter().any(|e| e.api_key == api.key())
     };
     assert!(has(&broker, ApiKey::Produce) && !has(&controller, ApiKey::Produce));

@@ -5,10 +5,10 @@
 use std::error::Error;
 
 use bytes::Bytes;
-use kafka_wire::{Message, Uuid, VersionRange};
-use kafka_wire_messages::frame::{self, FrameError};
-use kafka_wire_messages::{ApiVersionsRequest, MetadataResponse, RequestHeader};
-use kafka_wire_tests::codecs::{codec, RecodeError};
+use kwire::{Message, Uuid, VersionRange};
+use kwire_messages::frame::{self, FrameError};
+use kwire_messages::{ApiVersionsRequest, MetadataResponse, RequestHeader};
+use kwire_tests::codecs::{codec, RecodeError};
 
 /// The messages of `error`'s chain, outermost first.
 fn chain(error: &dyn Error) -> Vec<String> {

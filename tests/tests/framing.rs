@@ -3,10 +3,10 @@
 //! header v0, and every malformed frame refused with its own error.
 
 use bytes::Bytes;
-use kafka_wire::{KafkaString, Message};
-use kafka_wire_messages::api_versions::ApiVersion;
-use kafka_wire_messages::frame::{self, FrameError};
-use kafka_wire_messages::{
+use kwire::{KafkaString, Message};
+use kwire_messages::api_versions::ApiVersion;
+use kwire_messages::frame::{self, FrameError};
+use kwire_messages::{
     ApiVersionsRequest, ApiVersionsResponse, MetadataRequest, MetadataResponse, RequestHeader,
     ResponseHeader,
 };

@@ -13,11 +13,11 @@
 //! claimed capacity); that is why it is not run here.
 
 use bytes::Bytes;
-use kafka_wire::{Cx, DecodeErrorKind, KafkaString, Message, Reader, Records, Wire};
-use kafka_wire_messages::{ApiVersionsRequest, ApiVersionsResponse, BrokerIds};
-use kafka_wire_tests::codecs::{codec, codecs, Codec};
-use kafka_wire_tests::probes::{count_at, probes};
-use kafka_wire_tests::schema_writer::{write, Nulls, Populated};
+use kwire::{Cx, DecodeErrorKind, KafkaString, Message, Reader, Records, Wire};
+use kwire_messages::{ApiVersionsRequest, ApiVersionsResponse, BrokerIds};
+use kwire_tests::codecs::{codec, codecs, Codec};
+use kwire_tests::probes::{count_at, probes};
+use kwire_tests::schema_writer::{write, Nulls, Populated};
 
 #[path = "common/counting_allocator.rs"]
 mod counting_allocator;
@@ -267,7 +267,7 @@ fn tagged_field_count_beyond_the_input() {
 fn an_error_costs_no_more_than_its_budget() {
     // The deepest path in Kafka's messages, and a few segments more.
     let (err, allocated) = allocated_during(|| {
-        let mut err = kafka_wire::DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
+        let mut err = kwire::DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
         for depth in 0..6 {
             err = err.within("Field").at_index(depth);
         }
@@ -487,7 +487,7 @@ fn counts_that_could_fit_cost_what_their_elements_take() {
 #[test]
 fn the_allocator_counts() {
     // Guards the guard: a decode that does allocate must show up.
-    let mut unknown = kafka_wire::UnknownTaggedFields::default();
+    let mut unknown = kwire::UnknownTaggedFields::default();
     unknown.insert(9, Bytes::from_static(b"kept"));
     let response = ApiVersionsResponse::default().with_unknown_tagged_fields(unknown);
     let bytes = response.encode(3).expect("encodes");

@@ -1,9 +1,9 @@
 //! Kafka's JSON form (feature `json`): the reading rules of Kafka's converter, the
 //! errors and their JSON paths, the dispatch enums, and a user's own message.
 
-use kafka_wire::json::{JsonErrorKind, Value};
-use kafka_wire::{KafkaString, Message, MessageEnum, UnknownTaggedFields};
-use kafka_wire_messages::{ApiKey, MetadataResponse, Request};
+use kwire::json::{JsonErrorKind, Value};
+use kwire::{KafkaString, Message, MessageEnum, UnknownTaggedFields};
+use kwire_messages::{ApiKey, MetadataResponse, Request};
 use serde_json::json;
 
 /// A MetadataResponse v12 with two topics, the second with one partition.
@@ -163,7 +163,7 @@ fn the_dispatch_enums_convert_by_api_key() {
 }
 
 /// A message of a user's own, as the README defines one.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, versions = "0-2", flexible = "2+")]
 struct HoldSeatsRequest {
     /// The show.

@@ -11,8 +11,8 @@
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use kafka_wire_tests::codecs::{codecs, Codec};
-use kafka_wire_tests::schema_writer::{write, Random};
+use kwire_tests::codecs::{codecs, Codec};
+use kwire_tests::schema_writer::{write, Random};
 use proptest::prelude::*;
 use proptest::sample::Index;
 

@@ -4,8 +4,8 @@
 //! written from the runtime schema, independently of the derived code.
 
 use bytes::Bytes;
-use kafka_wire_tests::codecs::{codecs, Codec};
-use kafka_wire_tests::schema_writer::{write, Defaults, Nulls, Populated};
+use kwire_tests::codecs::{codecs, Codec};
+use kwire_tests::schema_writer::{write, Defaults, Nulls, Populated};
 
 /// Runs `check` for every registered message at every valid version and fails with
 /// every message it returned.

@@ -13,16 +13,16 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use kafka_wire::KafkaString;
-use kafka_wire_messages::create_topics::CreatableTopic;
-use kafka_wire_messages::metadata::MetadataRequestTopic;
-use kafka_wire_messages::net::blocking::FrameReader;
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::net::negotiation::{
+use kwire::KafkaString;
+use kwire_messages::create_topics::CreatableTopic;
+use kwire_messages::metadata::MetadataRequestTopic;
+use kwire_messages::net::blocking::FrameReader;
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::net::negotiation::{
     first_api_versions_version, next_step, Negotiated, NextStep,
 };
-use kafka_wire_messages::net::session::{ClientSession, Received};
-use kafka_wire_messages::{
+use kwire_messages::net::session::{ClientSession, Received};
+use kwire_messages::{
     ApiKey, ApiVersionsRequest, CreateTopicsRequest, MetadataRequest, Request, Response,
 };
 

@@ -11,7 +11,7 @@ mod hex_fixtures;
 
 use bytes::Bytes;
 use counting_allocator::allocated_during;
-use kafka_wire::records::{Batches, Compression, RecordBatchBuilder, RecordsError};
+use kwire::records::{Batches, Compression, RecordBatchBuilder, RecordsError};
 
 fn fixtures() -> Vec<(String, Bytes)> {
     hex_fixtures::load("records")

@@ -2,11 +2,11 @@
 
 use std::path::Path;
 
-use kafka_wire_tests::checker::load::{load_file, load_text};
-use kafka_wire_tests::scaffold::render;
+use kwire_tests::checker::load::{load_file, load_text};
+use kwire_tests::scaffold::render;
 
 fn draft(names: &[&str]) -> String {
-    let dir = kafka_wire_tests::schema_dir();
+    let dir = kwire_tests::schema_dir();
     let messages: Vec<_> = names
         .iter()
         .map(|n| load_file(&dir.join(format!("{n}.json"))).expect("schema loads"))
@@ -29,7 +29,7 @@ fn api_versions_fields_get_their_attributes() {
     assert_has(
         &text,
         &[
-            "#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]",
+            "#[derive(Debug, Clone, PartialEq, kwire::Message)]",
             "#[non_exhaustive]",
             "#[kafka(api_key = 18, kind = request, response = ApiVersionsResponse, versions = \"0-5\",",
             "        flexible = \"3+\", listeners = \"broker, controller\")]",
@@ -61,7 +61,7 @@ fn api_versions_fields_get_their_attributes() {
     assert_has(
         &text,
         &[
-            "#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]",
+            "#[derive(Debug, Clone, PartialEq, kwire::Struct)]",
             "#[non_exhaustive]",
             "pub struct ApiVersion {",
             "    /// The API index.",
@@ -97,7 +97,7 @@ fn request_header_keeps_its_flexible_override() {
 /// the draft, in the same order (docs aside: the exemplar's are hand-written).
 #[test]
 fn draft_matches_the_exemplar_apart_from_docs() {
-    let exemplar = kafka_wire_tests::workspace_root().join("messages/src/api_versions.rs");
+    let exemplar = kwire_tests::workspace_root().join("messages/src/api_versions.rs");
     let exemplar = std::fs::read_to_string(&exemplar).expect("exemplar readable");
     let text = draft(&["ApiVersionsRequest", "ApiVersionsResponse"]);
     assert_eq!(code_lines(&text), code_lines(&exemplar));
@@ -165,7 +165,7 @@ fn naming_rules_common_structs_and_clashes() {
     let text = render(&[request, response]);
     assert_has(
         &text,
-        &["use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};"],
+        &["use kwire::{KafkaString, UnknownTaggedFields, Uuid};"],
     );
     assert_has(&text, &["use bytes::Bytes;"]);
     assert_has(
@@ -227,7 +227,7 @@ fn naming_rules_common_structs_and_clashes() {
 #[test]
 fn broker_id_lists_are_broker_ids() {
     let text = draft(&["MetadataRequest", "MetadataResponse"]);
-    assert_has(&text, &["use crate::BrokerIds;", "use kafka_wire::"]);
+    assert_has(&text, &["use crate::BrokerIds;", "use kwire::"]);
     assert_has(
         &text,
         &[
@@ -235,7 +235,7 @@ fn broker_id_lists_are_broker_ids() {
             "    pub replica_nodes: BrokerIds,",
         ],
     );
-    let committed = kafka_wire_tests::workspace_root().join("messages/src/metadata.rs");
+    let committed = kwire_tests::workspace_root().join("messages/src/metadata.rs");
     let committed = std::fs::read_to_string(&committed).expect("metadata.rs readable");
     assert_eq!(code_lines(&text), code_lines(&committed));
 }

@@ -4,11 +4,11 @@
 //! registry holds under that name; prints every difference and fails if there is one.
 //! A schema without a struct and a struct without a schema are differences too.
 
-use kafka_wire_tests::checker::{self, Runtime};
+use kwire_tests::checker::{self, Runtime};
 
 #[test]
 fn structs_equal_kafka_schemas() {
-    let dir = kafka_wire_tests::schema_dir();
+    let dir = kwire_tests::schema_dir();
     let report = checker::check(&dir, &Runtime::registry());
     println!("schemas from {}", dir.display());
     print!("{report}");

@@ -7,8 +7,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use kafka_wire_tests::checker::{self, Runtime};
-use kafka_wire_tests::temp::TempDir;
+use kwire_tests::checker::{self, Runtime};
+use kwire_tests::temp::TempDir;
 
 /// The schemas whose structs exist today; the baseline must check them clean.
 const SCHEMAS: &[&str] = &[
@@ -20,7 +20,7 @@ const SCHEMAS: &[&str] = &[
 
 /// The real schema text of `name`.
 fn real(name: &str) -> String {
-    let file = kafka_wire_tests::schema_dir().join(format!("{name}.json"));
+    let file = kwire_tests::schema_dir().join(format!("{name}.json"));
     std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()))
 }
 
@@ -622,8 +622,8 @@ fn a_message_registered_twice_is_a_difference() {
 
 /// `ResponseHeader`'s schema as if its struct had no field for unknown tags (which
 /// the derive refuses to compile, so the schema is altered by hand).
-static DROPS_UNKNOWN_TAGS: kafka_wire::schema::MessageSchema = {
-    let mut schema = <kafka_wire_messages::ResponseHeader as kafka_wire::Message>::SCHEMA;
+static DROPS_UNKNOWN_TAGS: kwire::schema::MessageSchema = {
+    let mut schema = <kwire_messages::ResponseHeader as kwire::Message>::SCHEMA;
     schema.body.keeps_unknown_tags = false;
     schema
 };

@@ -9,8 +9,8 @@ mod counting_allocator;
 use std::io::Cursor;
 
 use counting_allocator::allocated_during;
-use kafka_wire_messages::net::blocking::{FrameIoError, FrameReader};
-use kafka_wire_messages::net::splitter::{FrameSplitError, FrameSplitter, DEFAULT_MAX_FRAME_SIZE};
+use kwire_messages::net::blocking::{FrameIoError, FrameReader};
+use kwire_messages::net::splitter::{FrameSplitError, FrameSplitter, DEFAULT_MAX_FRAME_SIZE};
 
 #[test]
 fn an_oversize_prefix_is_refused_without_allocating_it() {

@@ -7,13 +7,13 @@ mod counting_allocator;
 
 use bytes::Bytes;
 use counting_allocator::allocated_during;
-use kafka_wire::wire::varint::put_unsigned_varint;
-use kafka_wire::{
+use kwire::wire::varint::put_unsigned_varint;
+use kwire::{
     Cx, DecodeErrorKind, EncodeErrorKind, Message, RawTaggedField, Reader, UnknownTaggedFields,
     Wire,
 };
-use kafka_wire_messages::{ApiVersionsResponse, FetchRequest, RequestHeader};
-use kafka_wire_tests::probes;
+use kwire_messages::{ApiVersionsResponse, FetchRequest, RequestHeader};
+use kwire_tests::probes;
 
 fn header_with_tags(tags: impl ExactSizeIterator<Item = u32>) -> Bytes {
     Bytes::from(probes::header_with_tags(tags))
@@ -131,7 +131,7 @@ fn a_known_tag_must_fill_its_declared_size() {
 }
 
 /// A struct without a field for unknown tags, used only where nothing is flexible.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 struct Point {
     /// Across.
     #[kafka(versions = "0+")]

@@ -3,13 +3,13 @@
 //! Walks `KAFKA_VECTORS_DIR` (`<Message>/v<N>.json`); messages without a struct yet
 //! are printed as pending and do not fail.
 
-use kafka_wire_tests::codecs::codec;
-use kafka_wire_tests::temp::TempDir;
-use kafka_wire_tests::vectors::{self, VectorReport};
+use kwire_tests::codecs::codec;
+use kwire_tests::temp::TempDir;
+use kwire_tests::vectors::{self, VectorReport};
 
 #[test]
 fn kafka_vectors_round_trip() {
-    let dir = kafka_wire_tests::vectors_dir();
+    let dir = kwire_tests::vectors_dir();
     let report = vectors::run(&dir, codec);
     println!("vectors from {}", dir.display());
     print!("{report}");

@@ -3,7 +3,7 @@
 //! and Kafka type compiles and behaves (`tests/pass`).
 //!
 //! Regenerate the expected errors with `TRYBUILD=overwrite cargo test -p
-//! kafka-wire-ui-tests`, then read every changed `.stderr`.
+//! kwire-ui-tests`, then read every changed `.stderr`.
 
 #[test]
 fn ui() {

@@ -63,7 +63,7 @@ pub fn container_rules(container: &Container, errors: &mut Accumulator) {
                 errors,
                 container.ident.span(),
                 format!(
-                    "`{}` has flexible versions (`{}`) but no field for unknown tagged fields, so a newer peer's tags would fail to decode: add `#[kafka(unknown_tagged)] pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields`",
+                    "`{}` has flexible versions (`{}`) but no field for unknown tagged fields, so a newer peer's tags would fail to decode: add `#[kafka(unknown_tagged)] pub unknown_tagged_fields: kwire::UnknownTaggedFields`",
                     container.ident, message.flexible.range
                 ),
             );

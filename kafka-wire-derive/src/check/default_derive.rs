@@ -17,7 +17,7 @@ use syn::{Attribute, Path, Token};
 /// there is one, so that no fallback `Default` is added to the conflict.
 pub fn check(attrs: &[Attribute], ours: &str, errors: &mut Accumulator) -> bool {
     let message = format!(
-        "`kafka_wire::{ours}` already implements `Default` from the schema defaults: remove `Default` from the derives"
+        "`kwire::{ours}` already implements `Default` from the schema defaults: remove `Default` from the derives"
     );
     // A `#[derive(...)]` written after ours is still on the item.
     for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
@@ -112,16 +112,16 @@ mod tests {
 
     #[test]
     fn finds_default_in_the_same_list_or_another_one() {
-        let same = "use x;\n#[derive(Debug, Default, kafka_wire::Message)]\n#[kafka(kind = data)]\npub struct A {}";
-        assert!(finds_default(same, "kafka_wire::Message"));
+        let same = "use x;\n#[derive(Debug, Default, kwire::Message)]\n#[kafka(kind = data)]\npub struct A {}";
+        assert!(finds_default(same, "kwire::Message"));
         let earlier =
-            "fn f() {}\n#[derive(std::default::Default)]\n#[derive(kafka_wire::Struct)]\nstruct B;";
-        assert!(finds_default(earlier, "kafka_wire::Struct"));
-        let absent = "struct Z;\n/// Not #[derive(Default)] here.\n#[derive(Debug, Clone, kafka_wire::Message)]\npub struct C {}";
-        assert!(!finds_default(absent, "kafka_wire::Message"));
+            "fn f() {}\n#[derive(std::default::Default)]\n#[derive(kwire::Struct)]\nstruct B;";
+        assert!(finds_default(earlier, "kwire::Struct"));
+        let absent = "struct Z;\n/// Not #[derive(Default)] here.\n#[derive(Debug, Clone, kwire::Message)]\npub struct C {}";
+        assert!(!finds_default(absent, "kwire::Message"));
         let other_item =
-            "#[derive(Default)]\nstruct Before;\n#[derive(kafka_wire::Message)]\nstruct D {}";
-        assert!(!finds_default(other_item, "kafka_wire::Message"));
+            "#[derive(Default)]\nstruct Before;\n#[derive(kwire::Message)]\nstruct D {}";
+        assert!(!finds_default(other_item, "kwire::Message"));
     }
 
     #[test]

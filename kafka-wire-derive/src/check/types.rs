@@ -3,7 +3,7 @@
 //! so that every broken one is reported, and each error covers the whole field type:
 //!
 //! - an attribute that allows only some types is a trait the type must implement
-//!   (`kafka_wire::__private::NullableField`, …), whose own message says what to do;
+//!   (`kwire::__private::NullableField`, …), whose own message says what to do;
 //! - a rule about what a type holds (nested structs) is a named `const` assertion.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
@@ -25,7 +25,7 @@ pub fn type_checks(container: &Container) -> TokenStream {
 
 fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
     let ty = &field.ty;
-    let rules = quote!(<#ty as ::kafka_wire::__private::FieldRules>);
+    let rules = quote!(<#ty as ::kwire::__private::FieldRules>);
     let mut checks = Vec::new();
     match field.nullable {
         Some(_) => checks.push(required(ty, "NullableField")),
@@ -57,7 +57,7 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
         checks.push(assertion(
             ty,
             "NESTED_TAGS_WITHIN_FLEXIBLE_VERSIONS",
-            quote!(::kafka_wire::__private::tags_within_flexible(&#rules::FIELD_TYPE, #versions, #flexible)),
+            quote!(::kwire::__private::tags_within_flexible(&#rules::FIELD_TYPE, #versions, #flexible)),
             format!(
                 "field `{}` holds a struct with a tagged field in a version where `{}` is not flexible (`{}`)",
                 field.ident, container.ident, message.flexible.range
@@ -66,9 +66,9 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
         checks.push(assertion(
             ty,
             "NESTED_STRUCTS_KEEP_UNKNOWN_TAGS",
-            quote!(::kafka_wire::__private::keeps_unknown_tags_within(&#rules::FIELD_TYPE, #reached_flexible)),
+            quote!(::kwire::__private::keeps_unknown_tags_within(&#rules::FIELD_TYPE, #reached_flexible)),
             format!(
-                "field `{}` holds a struct used in flexible versions of `{}` that has no field for unknown tagged fields: add `#[kafka(unknown_tagged)] pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields` to it",
+                "field `{}` holds a struct used in flexible versions of `{}` that has no field for unknown tagged fields: add `#[kafka(unknown_tagged)] pub unknown_tagged_fields: kwire::UnknownTaggedFields` to it",
                 field.ident, container.ident
             ),
         ));
@@ -79,7 +79,7 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
 /// Requires `ty` to implement the check trait `name`; its message is the error.
 fn required(ty: &Type, name: &str) -> TokenStream {
     let name = format_ident!("{}", name);
-    quote!(const _: () = <#ty as ::kafka_wire::__private::#name>::REQUIRED;)
+    quote!(const _: () = <#ty as ::kwire::__private::#name>::REQUIRED;)
 }
 
 /// A `const` named `name` asserting `condition`, failing with `message` on the

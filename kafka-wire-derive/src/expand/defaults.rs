@@ -27,21 +27,21 @@ pub fn is_default_fn(index: usize) -> Ident {
 fn field_helpers(field: &Field, index: usize) -> TokenStream {
     let ty = &field.ty;
     let value = match &field.default {
-        None => quote!(<#ty as ::kafka_wire::__private::FieldRules>::schema_default_value()),
+        None => quote!(<#ty as ::kwire::__private::FieldRules>::schema_default_value()),
         Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
         Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
         Some(DefaultValue::Str(s)) => quote_spanned! {s.span()=>
-            ::kafka_wire::__private::StrDefault::from_default(#s)
+            ::kwire::__private::StrDefault::from_default(#s)
         },
     };
     let default = default_fn(index);
     let is_default = is_default_fn(index);
     let compare = match &field.default {
         None => {
-            quote!(<#ty as ::kafka_wire::__private::FieldRules>::is_schema_default_value(value))
+            quote!(<#ty as ::kwire::__private::FieldRules>::is_schema_default_value(value))
         }
         Some(_) => {
-            quote!(<#ty as ::kafka_wire::__private::FieldRules>::is_default_value(value, #default))
+            quote!(<#ty as ::kwire::__private::FieldRules>::is_default_value(value, #default))
         }
     };
     quote! {

@@ -13,7 +13,7 @@ use super::defaults::{raw_setter_fields, setters};
 /// derives `Default` themselves (which is the error being reported).
 pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> TokenStream {
     let ident = &input.ident;
-    let p = quote!(::kafka_wire::__private);
+    let p = quote!(::kwire::__private);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let impl_for = |trait_path: TokenStream| quote!(impl #impl_generics #trait_path for #ident #ty_generics #where_clause);
     let name = ident.to_string();

@@ -25,7 +25,7 @@ pub fn json_impl(container: &Container) -> TokenStream {
     use super::defaults::is_default_fn;
 
     let ident = &container.ident;
-    let p = quote!(::kafka_wire::__private);
+    let p = quote!(::kwire::__private);
     let fields = &container.fields;
     let tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
@@ -42,7 +42,7 @@ pub fn json_impl(container: &Container) -> TokenStream {
         impl #p::JsonWire for #ident {
             #[inline]
             fn write_json(&self, version: i16) -> ::core::result::Result<#p::JsonValue, #p::JsonError> {
-                let mut object = ::kafka_wire::json::Map::new();
+                let mut object = ::kwire::json::Map::new();
                 #( <#tys as #p::JsonField>::write_json_field(&self.#idents, &mut object, #names, &FIELDS[#index], version, #is_default)?; )*
                 ::core::result::Result::Ok(#p::JsonValue::Object(object))
             }

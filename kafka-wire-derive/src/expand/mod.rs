@@ -1,6 +1,6 @@
 //! Stage 4, expand: generating the impls, and nothing else (every rule is the check
 //! stage's). Each field costs one runtime call per pass, named through
-//! `<FieldType as kafka_wire::__private::FieldRules>`; Kafka's rules live in the
+//! `<FieldType as kwire::__private::FieldRules>`; Kafka's rules live in the
 //! runtime (`kafka-wire/src/field_rules.rs`).
 
 mod codec;

@@ -45,9 +45,9 @@ fn field_schema(field: &Field) -> TokenStream {
     let zero_copy = field.zero_copy.is_some();
     let about = &field.about;
     quote! {
-        ::kafka_wire::__private::FieldSchema {
+        ::kwire::__private::FieldSchema {
             name: #name,
-            ty: <#ty as ::kafka_wire::__private::FieldRules>::FIELD_TYPE,
+            ty: <#ty as ::kwire::__private::FieldRules>::FIELD_TYPE,
             versions: #versions,
             nullable_versions: #nullable,
             tagged_versions: #tagged,
@@ -67,7 +67,7 @@ fn field_schema(field: &Field) -> TokenStream {
 /// `MIN_SIZES`, the table of the struct's smallest encodings.
 pub fn fields_const(container: &Container) -> TokenStream {
     let schemas = container.fields.iter().map(field_schema);
-    let p = quote!(::kafka_wire::__private);
+    let p = quote!(::kwire::__private);
     quote! {
         const FIELDS: &[#p::FieldSchema] = &[#(#schemas),*];
         const MIN_SIZES: [[u16; 2]; #p::MinSizes::rows(FIELDS)] = #p::MinSizes::table(FIELDS);
@@ -79,7 +79,7 @@ pub fn struct_impl(container: &Container) -> TokenStream {
     let ident = &container.ident;
     let name = &container.name;
     let keeps_unknown = container.unknown_field().is_some();
-    let p = quote!(::kafka_wire::__private);
+    let p = quote!(::kwire::__private);
     quote! {
         impl #p::Struct for #ident {
             const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema {
@@ -94,10 +94,10 @@ pub fn struct_impl(container: &Container) -> TokenStream {
 
 fn kind_tokens(kind: Kind) -> TokenStream {
     match kind {
-        Kind::Request => quote!(::kafka_wire::__private::MessageKind::Request),
-        Kind::Response => quote!(::kafka_wire::__private::MessageKind::Response),
-        Kind::Header => quote!(::kafka_wire::__private::MessageKind::Header),
-        Kind::Data => quote!(::kafka_wire::__private::MessageKind::Data),
+        Kind::Request => quote!(::kwire::__private::MessageKind::Request),
+        Kind::Response => quote!(::kwire::__private::MessageKind::Response),
+        Kind::Header => quote!(::kwire::__private::MessageKind::Header),
+        Kind::Data => quote!(::kwire::__private::MessageKind::Data),
     }
 }
 
@@ -118,7 +118,7 @@ pub fn message_impl(container: &Container) -> TokenStream {
     let flexible = range::tokens(message.flexible.range);
     let listeners = &message.listeners;
     let unstable = message.latest_version_unstable.is_some();
-    let p = quote!(::kafka_wire::__private);
+    let p = quote!(::kwire::__private);
     let api_link = match (message.kind, &message.response) {
         (Kind::Request, Some(response)) => quote! {
             impl #p::ApiRequest for #ident {

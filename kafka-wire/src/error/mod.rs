@@ -102,7 +102,7 @@ pub enum DecodeErrorKind {
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::{DecodeErrorKind, Wire, Cx, Reader};
+/// use kwire::{DecodeErrorKind, Wire, Cx, Reader};
 ///
 /// let input = Bytes::from_static(&[0x00]);
 /// let mut reader = Reader::new(&input);
@@ -243,7 +243,7 @@ pub enum EncodeErrorKind {
 /// A value that cannot be written at the requested version, with the field at fault.
 ///
 /// ```
-/// use kafka_wire::{EncodeError, EncodeErrorKind};
+/// use kwire::{EncodeError, EncodeErrorKind};
 ///
 /// let err = EncodeError::new(EncodeErrorKind::NullNotAllowed { version: 2 })
 ///     .within("ClientId")

@@ -21,10 +21,10 @@ pub enum PathSegment {
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::{KafkaString, Message, PathSegment};
+/// use kwire::{KafkaString, Message, PathSegment};
 ///
 /// /// Some topics.
-/// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+/// #[derive(Debug, Clone, PartialEq, kwire::Message)]
 /// #[kafka(kind = data, versions = "0")]
 /// struct Topics {
 ///     /// Their names.

@@ -8,11 +8,11 @@ use crate::error::{FieldPath, PathSegment};
 /// of the value at fault (`topics[3].partitions[0].errorCode`).
 ///
 /// ```
-/// use kafka_wire::json::JsonErrorKind;
-/// use kafka_wire::{KafkaString, Message};
+/// use kwire::json::JsonErrorKind;
+/// use kwire::{KafkaString, Message};
 ///
 /// /// Some topics.
-/// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+/// #[derive(Debug, Clone, PartialEq, kwire::Message)]
 /// #[kafka(kind = data, versions = "0")]
 /// struct Topics {
 ///     /// Their names.

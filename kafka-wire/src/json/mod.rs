@@ -20,10 +20,10 @@
 //! Unknown tagged fields have no JSON form (Kafka's converter has none either).
 //!
 //! ```
-//! use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+//! use kwire::{KafkaString, Message, UnknownTaggedFields};
 //!
 //! /// Asks for seats.
-//! #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+//! #[derive(Debug, Clone, PartialEq, kwire::Message)]
 //! #[kafka(api_key = 1000, kind = request, versions = "0-2", flexible = "2+")]
 //! struct HoldSeatsRequest {
 //!     /// The show.

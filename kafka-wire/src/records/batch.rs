@@ -65,9 +65,9 @@ const RECORDS_COUNT_OFFSET: usize = 57;
 /// decompressed records, which the batch keeps once a compressed batch was read).
 ///
 /// ```
-/// use kafka_wire::bytes::Bytes;
-/// use kafka_wire::records::batch::RecordBatch;
-/// use kafka_wire::records::builder::RecordBatchBuilder;
+/// use kwire::bytes::Bytes;
+/// use kwire::records::batch::RecordBatch;
+/// use kwire::records::builder::RecordBatchBuilder;
 ///
 /// let mut builder = RecordBatchBuilder::new(42);
 /// builder.append(1_700_000_000_000, Some(b"key"), Some(b"value"), &[("trace", Some(b"abc"))])?;
@@ -93,7 +93,7 @@ const RECORDS_COUNT_OFFSET: usize = 57;
 /// // A key or value kept beyond the batch's borrow: Bytes sharing the batch's buffer.
 /// let key: Bytes = records[0].key_bytes().unwrap();
 /// assert_eq!(key, &b"key"[..]);
-/// # Ok::<(), kafka_wire::records::RecordsError>(())
+/// # Ok::<(), kwire::records::RecordsError>(())
 /// ```
 #[derive(Clone)]
 pub struct RecordBatch {
@@ -427,9 +427,9 @@ impl RecordBatch {
 /// errors, after which iteration ends: the next batch's start is unknown.
 ///
 /// ```
-/// use kafka_wire::bytes::Bytes;
-/// use kafka_wire::records::batch::Batches;
-/// use kafka_wire::records::builder::RecordBatchBuilder;
+/// use kwire::bytes::Bytes;
+/// use kwire::records::batch::Batches;
+/// use kwire::records::builder::RecordBatchBuilder;
 ///
 /// let mut first = RecordBatchBuilder::new(0);
 /// first.append(10, None, Some(b"a"), &[])?;
@@ -443,7 +443,7 @@ impl RecordBatch {
 /// assert_eq!(batches.next().unwrap()?.base_offset(), 0);
 /// assert!(batches.next().is_none());
 /// assert_eq!(batches.partial_tail(), 20);
-/// # Ok::<(), kafka_wire::records::RecordsError>(())
+/// # Ok::<(), kwire::records::RecordsError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Batches {

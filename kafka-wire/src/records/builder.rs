@@ -29,8 +29,8 @@ use crate::wire::varint::{put_varint, put_varlong, varlong_size};
 ///   without an epoch or a sequence); this one writes what it is given.
 ///
 /// ```
-/// use kafka_wire::records::builder::RecordBatchBuilder;
-/// use kafka_wire::records::Compression;
+/// use kwire::records::builder::RecordBatchBuilder;
+/// use kwire::records::Compression;
 ///
 /// let mut builder = RecordBatchBuilder::new(0)
 ///     .producer(1_000, 0, 0)
@@ -38,7 +38,7 @@ use crate::wire::varint::{put_varint, put_varlong, varlong_size};
 /// builder.append(1_700_000_000_000, Some(b"k"), Some(b"v"), &[("h", None)])?;
 /// let batch = builder.build()?;
 /// assert_eq!(batch[16], 2); // the magic byte
-/// # Ok::<(), kafka_wire::records::RecordsError>(())
+/// # Ok::<(), kwire::records::RecordsError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct RecordBatchBuilder {

@@ -79,8 +79,8 @@ pub const DEFAULT_MAX_DECOMPRESSED: usize = 64 * 1024 * 1024;
 /// # Examples
 ///
 /// ```
-/// use kafka_wire::records::compression::{decompress, DEFAULT_MAX_DECOMPRESSED};
-/// use kafka_wire::records::Compression;
+/// use kwire::records::compression::{decompress, DEFAULT_MAX_DECOMPRESSED};
+/// use kwire::records::Compression;
 ///
 /// let records = decompress(Compression::None, b"records", DEFAULT_MAX_DECOMPRESSED).unwrap();
 /// assert_eq!(records, b"records");
@@ -90,8 +90,8 @@ pub const DEFAULT_MAX_DECOMPRESSED: usize = 64 * 1024 * 1024;
 ///
 /// ```
 /// # #[cfg(feature = "snappy")] {
-/// use kafka_wire::records::compression::decompress;
-/// use kafka_wire::records::Compression;
+/// use kwire::records::compression::decompress;
+/// use kwire::records::Compression;
 ///
 /// // Raw snappy: the length 5 as a varint, then a literal of 5 bytes.
 /// let raw = [0x05, 0x10, b'h', b'e', b'l', b'l', b'o'];
@@ -149,8 +149,8 @@ pub fn decompress(
 /// # Examples
 ///
 /// ```
-/// use kafka_wire::records::compression::compress;
-/// use kafka_wire::records::Compression;
+/// use kwire::records::compression::compress;
+/// use kwire::records::Compression;
 ///
 /// assert_eq!(compress(Compression::None, b"records").unwrap(), b"records");
 /// ```
@@ -159,8 +159,8 @@ pub fn decompress(
 ///
 /// ```
 /// # #[cfg(feature = "snappy")] {
-/// use kafka_wire::records::compression::{compress, decompress, DEFAULT_MAX_DECOMPRESSED};
-/// use kafka_wire::records::Compression;
+/// use kwire::records::compression::{compress, decompress, DEFAULT_MAX_DECOMPRESSED};
+/// use kwire::records::Compression;
 ///
 /// let compressed = compress(Compression::Snappy, b"records, records, records").unwrap();
 /// assert!(compressed.starts_with(b"\x82SNAPPY\0"));

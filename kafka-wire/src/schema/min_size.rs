@@ -18,8 +18,8 @@ const MOST_ROWS: usize = 64;
 /// a schema written by hand can use [`MinSizes::UNTABULATED`].
 ///
 /// ```
-/// use kafka_wire::schema::{FieldSchema, MinSizes, TypeSchema};
-/// use kafka_wire::VersionRange;
+/// use kwire::schema::{FieldSchema, MinSizes, TypeSchema};
+/// use kwire::VersionRange;
 ///
 /// const FIELDS: &[FieldSchema] = &[
 ///     FieldSchema::new("Id", TypeSchema::Int32, VersionRange::at_least(0)),

@@ -49,7 +49,7 @@ impl fmt::Display for MessageKind {
 /// Nullability is not part of the type: it is [`FieldSchema::nullable_versions`].
 ///
 /// ```
-/// use kafka_wire::schema::TypeSchema;
+/// use kwire::schema::TypeSchema;
 ///
 /// const ARRAY_OF_INT32: TypeSchema = TypeSchema::Array(&TypeSchema::Int32);
 /// assert_eq!(ARRAY_OF_INT32.to_string(), "[]int32");
@@ -102,7 +102,7 @@ impl TypeSchema {
     /// is its one-byte marker). Bounds what decoding reserves for an array's elements.
     ///
     /// ```
-    /// use kafka_wire::schema::TypeSchema;
+    /// use kwire::schema::TypeSchema;
     ///
     /// assert_eq!(TypeSchema::Int64.min_size(0, false, false), 8);
     /// assert_eq!(TypeSchema::String.min_size(0, false, false), 2); // int16 length
@@ -154,7 +154,7 @@ impl fmt::Display for TypeSchema {
 /// the tests check the two agree for every field.
 ///
 /// ```
-/// use kafka_wire::schema::json_name;
+/// use kwire::schema::json_name;
 ///
 /// assert_eq!(json_name("ProducerId"), "producerId");
 /// assert_eq!(json_name("Enable2Pc"), "enable2Pc");
@@ -263,7 +263,7 @@ impl FieldSchema {
 /// A nested structure: its name and fields.
 ///
 /// ```
-/// use kafka_wire::schema::{MinSizes, StructSchema};
+/// use kwire::schema::{MinSizes, StructSchema};
 ///
 /// const EMPTY: StructSchema = StructSchema {
 ///     name: "Empty",
@@ -307,11 +307,11 @@ impl StructSchema {
 /// A whole message: a request, response, header or data structure.
 ///
 /// ```
-/// use kafka_wire::schema::{MessageKind, TypeSchema};
-/// use kafka_wire::{KafkaString, Message};
+/// use kwire::schema::{MessageKind, TypeSchema};
+/// use kwire::{KafkaString, Message};
 ///
 /// /// Names a thing.
-/// #[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+/// #[derive(Debug, Clone, PartialEq, kwire::Message)]
 /// #[kafka(kind = data, versions = "0-1")]
 /// struct Named {
 ///     /// The name, if any.

@@ -16,7 +16,7 @@ use crate::{DecodeError, EncodeError, Reader};
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::Records;
+/// use kwire::Records;
 ///
 /// let records = Records::from(Bytes::from_static(b"batch"));
 /// assert_eq!(records.len(), 5);

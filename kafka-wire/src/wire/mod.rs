@@ -32,7 +32,7 @@ use crate::{DecodeError, EncodeError, Reader};
 /// the value uses the compact (flexible) form there, and whether it may be null.
 ///
 /// ```
-/// use kafka_wire::Cx;
+/// use kwire::Cx;
 ///
 /// let cx = Cx::new(3, true);
 /// assert_eq!((cx.version, cx.flexible, cx.nullable), (3, true, false));
@@ -81,8 +81,8 @@ impl Cx {
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::wire::Sizes;
-/// use kafka_wire::{Cx, KafkaString, Reader, Wire};
+/// use kwire::wire::Sizes;
+/// use kwire::{Cx, KafkaString, Reader, Wire};
 ///
 /// let cx = Cx::new(3, true); // flexible: compact string
 /// let value = KafkaString::from_static("u03");
@@ -98,7 +98,7 @@ impl Cx {
     message = "`{Self}` is not a Kafka type",
     label = "no Kafka type is written as `{Self}`",
     note = "Kafka's types are written bool, i8, i16, u16, i32, u32, i64, f64, Uuid, KafkaString or String, Bytes, Records, Vec<T> or SmallVec<[T; N]>, and Option<T> where the field is nullable",
-    note = "a nested struct derives `kafka_wire::Struct`"
+    note = "a nested struct derives `kwire::Struct`"
 )]
 pub trait Wire: Sized {
     /// The Kafka type this Rust type stands for.

@@ -12,12 +12,12 @@ use crate::{DecodeError, EncodeError, Reader};
 /// not compile as a field type.
 ///
 /// ```
-/// use kafka_wire::{Cx, KafkaString, Wire};
+/// use kwire::{Cx, KafkaString, Wire};
 ///
 /// let none: Option<KafkaString> = None;
 /// let mut out = Vec::new();
 /// let cx = Cx::new(0, false).with_nullable(true);
-/// none.write(&mut out, cx, &mut kafka_wire::wire::Sizes::new()).unwrap();
+/// none.write(&mut out, cx, &mut kwire::wire::Sizes::new()).unwrap();
 /// assert_eq!(out, [0xff, 0xff]); // int16 -1
 /// ```
 #[diagnostic::on_unimplemented(

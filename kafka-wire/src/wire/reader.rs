@@ -12,7 +12,7 @@ use crate::{DecodeError, DecodeErrorKind};
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::Reader;
+/// use kwire::Reader;
 ///
 /// let input = Bytes::from_static(&[0, 1, 0xff]);
 /// let mut reader = Reader::new(&input);

@@ -16,8 +16,8 @@ use crate::{EncodeError, EncodeErrorKind};
 /// `Wire` directly handles one.
 ///
 /// ```
-/// use kafka_wire::wire::Sizes;
-/// use kafka_wire::{Cx, KafkaString, Wire};
+/// use kwire::wire::Sizes;
+/// use kwire::{Cx, KafkaString, Wire};
 ///
 /// let value = KafkaString::from_static("abc");
 /// let cx = Cx::new(0, true);

@@ -23,7 +23,7 @@ const MAX_STRING_LEN: usize = i16::MAX as usize;
 /// decoded message holds no copies of its strings.
 ///
 /// ```
-/// use kafka_wire::KafkaString;
+/// use kwire::KafkaString;
 ///
 /// let name = KafkaString::from_static("u03-app");
 /// assert_eq!(&*name, "u03-app");

@@ -22,7 +22,7 @@ pub struct RawTaggedField {
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire::UnknownTaggedFields;
+/// use kwire::UnknownTaggedFields;
 ///
 /// let mut unknown = UnknownTaggedFields::default();
 /// unknown.insert(99, Bytes::from_static(b"hello"));

@@ -28,7 +28,7 @@ const KAFKA_BASE64: GeneralPurpose = GeneralPurpose::new(
 /// as Kafka's tools and JSON show it: 22 characters of URL-safe base64.
 ///
 /// ```
-/// use kafka_wire::Uuid;
+/// use kwire::Uuid;
 ///
 /// let id = Uuid::from_u64_pair(0x1122_3344_5566_7788, 0x99aa_bbcc_ddee_ff00);
 /// assert_eq!(id.to_string(), "ESIzRFVmd4iZqrvM3e7_AA");

@@ -4,9 +4,9 @@
 //! version outside the range) closes the connection, as Kafka's broker does when a
 //! request cannot be parsed; clients only send what was advertised.
 
-use kafka_wire_messages::api_versions::ApiVersion;
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::{ApiKey, ApiVersionsResponse, Request, Response};
+use kwire_messages::api_versions::ApiVersion;
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::{ApiKey, ApiVersionsResponse, Request, Response};
 
 use crate::handlers;
 use crate::Broker;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::net::SocketAddr;
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
 pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
                          [--partitions N] [--no-auto-create]";

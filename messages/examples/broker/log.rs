@@ -7,9 +7,9 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bytes::{Bytes, BytesMut};
-use kafka_wire::records::{Batches, RecordBatch};
-use kafka_wire::Uuid;
-use kafka_wire_messages::net::error_code::ErrorCode;
+use kwire::records::{Batches, RecordBatch};
+use kwire::Uuid;
+use kwire_messages::net::error_code::ErrorCode;
 
 /// The leader epoch of every partition: one broker, never re-elected.
 pub const LEADER_EPOCH: i32 = 0;
@@ -322,7 +322,7 @@ impl PartitionLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kafka_wire::records::RecordBatchBuilder;
+    use kwire::records::RecordBatchBuilder;
 
     fn batch(records: usize, timestamp: i64) -> Bytes {
         let mut builder = RecordBatchBuilder::new(0).base_timestamp(timestamp);

@@ -11,10 +11,10 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
-use kafka_wire::KafkaString;
-use kafka_wire_messages::net::request_frame::RequestFrame;
-use kafka_wire_messages::net::splitter::FrameSplitter;
-use kafka_wire_messages::{frame, ApiKey, Request};
+use kwire::KafkaString;
+use kwire_messages::net::request_frame::RequestFrame;
+use kwire_messages::net::splitter::FrameSplitter;
+use kwire_messages::{frame, ApiKey, Request};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;

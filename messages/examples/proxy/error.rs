@@ -8,8 +8,8 @@ use std::error::Error;
 use std::fmt;
 use std::io;
 
-use kafka_wire_messages::net::splitter::FrameSplitError;
-use kafka_wire_messages::FrameError;
+use kwire_messages::net::splitter::FrameSplitError;
+use kwire_messages::FrameError;
 
 /// Why the proxy could not do something.
 #[derive(Debug)]

@@ -1,9 +1,9 @@
 //! A verifying Kafka proxy: forwards Kafka clients to a broker, decodes every
-//! request and response on the way with `kafka-wire-messages`, checks that each
+//! request and response on the way with `kwire-messages`, checks that each
 //! decoded value re-encodes to the same value, and counts what it saw per API.
 //!
 //! ```text
-//! cargo run -p kafka-wire-messages --features tokio --example proxy -- \
+//! cargo run -p kwire-messages --features tokio --example proxy -- \
 //!     --listen 127.0.0.1:9192 --upstream 127.0.0.1:9092 \
 //!     [--report report.json] [--broker-ports 9193-9199]
 //! ```

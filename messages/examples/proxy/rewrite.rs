@@ -6,8 +6,8 @@
 //! v3, an array of coordinators from v4) and DescribeCluster (every broker, used by
 //! admin clients). Nothing else carries a connectable address.
 
-use kafka_wire::KafkaString;
-use kafka_wire_messages::Response;
+use kwire::KafkaString;
+use kwire_messages::Response;
 
 /// A broker address inside a decoded response, to read and overwrite in place.
 pub struct Endpoint<'a> {
@@ -66,9 +66,9 @@ pub fn endpoints(response: &mut Response, version: i16) -> Vec<Endpoint<'_>> {
 
 #[cfg(test)]
 mod tests {
-    use kafka_wire_messages::find_coordinator::Coordinator;
-    use kafka_wire_messages::metadata::MetadataResponseBroker;
-    use kafka_wire_messages::{FindCoordinatorResponse, MetadataResponse};
+    use kwire_messages::find_coordinator::Coordinator;
+    use kwire_messages::metadata::MetadataResponseBroker;
+    use kwire_messages::{FindCoordinatorResponse, MetadataResponse};
 
     use super::*;
 

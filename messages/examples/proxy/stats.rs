@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use kafka_wire_messages::{ApiKey, ApiKeyError};
+use kwire_messages::{ApiKey, ApiKeyError};
 
 /// The counts of one API key. Bytes are whole frames as read from the wire, length
 /// prefix included (a rewritten response counts what the broker sent).

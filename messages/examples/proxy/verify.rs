@@ -9,9 +9,9 @@
 use std::fmt::{self, Write as _};
 
 use bytes::Bytes;
-use kafka_wire_messages::net::negotiation::read_api_versions_response;
-use kafka_wire_messages::net::request_frame::{RequestFrame, TrailingBytes};
-use kafka_wire_messages::{
+use kwire_messages::net::negotiation::read_api_versions_response;
+use kwire_messages::net::request_frame::{RequestFrame, TrailingBytes};
+use kwire_messages::{
     frame, ApiKey, FrameError, Request, RequestHeader, Response, ResponseHeader,
 };
 

@@ -2,7 +2,7 @@
 //! transaction index.
 
 /// An aborted transaction: its producer, offset range and the last stable offset then.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0")]
 pub struct AbortedTxn {

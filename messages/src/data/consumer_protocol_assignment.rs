@@ -2,10 +2,10 @@
 //! member, carried as the assignment bytes of SyncGroup.
 
 use bytes::Bytes;
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
 /// A consumer's assignment: its topic-partitions and the assignor's user data.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0-3")]
 pub struct ConsumerProtocolAssignment {
@@ -18,7 +18,7 @@ pub struct ConsumerProtocolAssignment {
 }
 
 /// A topic and the partitions of it assigned to the consumer.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartition {
     /// The topic name.

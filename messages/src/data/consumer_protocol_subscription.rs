@@ -2,10 +2,10 @@
 //! carried as the protocol metadata of JoinGroup.
 
 use bytes::Bytes;
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
 /// A consumer's subscription: its topics, owned partitions, generation and rack.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0-3")]
 pub struct ConsumerProtocolSubscription {
@@ -27,7 +27,7 @@ pub struct ConsumerProtocolSubscription {
 }
 
 /// A topic and the partitions of it the member owns.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct TopicPartition {
     /// The topic name.

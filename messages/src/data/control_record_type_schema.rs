@@ -2,7 +2,7 @@
 //! type.
 
 /// The type of a control record (abort, commit, leader change, ...).
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0")]
 pub struct ControlRecordTypeSchema {

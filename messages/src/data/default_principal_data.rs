@@ -1,10 +1,10 @@
 //! DefaultPrincipalData: a serialized Kafka principal, sent by a forwarding broker in
 //! Envelope requests to the controller.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields};
+use kwire::{KafkaString, UnknownTaggedFields};
 
 /// The principal a forwarded request was authenticated as.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
 pub struct DefaultPrincipalData {

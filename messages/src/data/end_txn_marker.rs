@@ -2,7 +2,7 @@
 //! written to each partition of the transaction.
 
 /// A transaction marker's value: the epoch of the coordinator that wrote it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0")]
 pub struct EndTxnMarker {

@@ -1,10 +1,10 @@
 //! KRaftVersionRecord: the finalized kraft.version, a control record in the KRaft
 //! log and its snapshots.
 
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
 /// The kraft.version feature level in effect from this point of the log.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
 pub struct KRaftVersionRecord {

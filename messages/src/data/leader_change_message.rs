@@ -1,10 +1,10 @@
 //! LeaderChangeMessage: a control record a newly elected KRaft leader writes to the
 //! log, naming itself and the voters.
 
-use kafka_wire::{UnknownTaggedFields, Uuid};
+use kwire::{UnknownTaggedFields, Uuid};
 
 /// A leader election: the new leader, the voters and those that voted for it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0-1", flexible = "0+")]
 pub struct LeaderChangeMessage {
@@ -26,7 +26,7 @@ pub struct LeaderChangeMessage {
 }
 
 /// A voter of the quorum, by replica ID and directory ID.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Voter {
     /// The ID of the voter.

@@ -1,9 +1,9 @@
 //! SnapshotFooterRecord: the control record that ends a KRaft snapshot.
 
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
 /// The end of a snapshot.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
 pub struct SnapshotFooterRecord {

@@ -1,9 +1,9 @@
 //! SnapshotHeaderRecord: the control record that starts a KRaft snapshot.
 
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
 /// The start of a snapshot, with the append time of the last record it contains.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
 pub struct SnapshotHeaderRecord {

@@ -1,10 +1,10 @@
 //! VotersRecord: the set of KRaft voters with their endpoints, a control record in
 //! the KRaft log and its snapshots.
 
-use kafka_wire::{KafkaString, UnknownTaggedFields, Uuid};
+use kwire::{KafkaString, UnknownTaggedFields, Uuid};
 
 /// The voters of the KRaft quorum from this point of the log.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[non_exhaustive]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
 pub struct VotersRecord {
@@ -20,7 +20,7 @@ pub struct VotersRecord {
 }
 
 /// A voter: its IDs, endpoints and supported KRaft versions.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Voter {
     /// The replica id of the voter in the topic partition.
@@ -41,7 +41,7 @@ pub struct Voter {
 }
 
 /// A named endpoint on which the voter can be reached.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct Endpoint {
     /// The name of the endpoint.
@@ -59,7 +59,7 @@ pub struct Endpoint {
 }
 
 /// The range of KRaft protocol versions the voter supports.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[non_exhaustive]
 pub struct KRaftVersionFeature {
     /// The minimum supported KRaft protocol version.

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use std::io::Cursor;
-//! use kafka_wire_messages::net::blocking::{write_frame, FrameReader};
+//! use kwire_messages::net::blocking::{write_frame, FrameReader};
 //!
 //! let mut wire = Vec::new();
 //! write_frame(&mut wire, b"first").unwrap();

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use bytes::{Bytes, BytesMut};
-//! use kafka_wire_messages::net::codec::KafkaFrameCodec;
+//! use kwire_messages::net::codec::KafkaFrameCodec;
 //! use tokio_util::codec::{Decoder, Encoder};
 //!
 //! let mut codec = KafkaFrameCodec::new();

@@ -14,7 +14,7 @@
 use std::fmt;
 
 use bytes::Bytes;
-use kafka_wire::{Message, VersionRange};
+use kwire::{Message, VersionRange};
 
 use crate::api_key::Listener;
 use crate::api_versions::ApiVersion;
@@ -70,9 +70,9 @@ pub struct ApiChoice {
 /// The outcome of negotiation: for each API this side supports, the version to use.
 ///
 /// ```
-/// use kafka_wire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
-/// use kafka_wire_messages::net::negotiation::Negotiated;
-/// use kafka_wire_messages::ApiKey;
+/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire_messages::net::negotiation::Negotiated;
+/// use kwire_messages::ApiKey;
 ///
 /// let broker = ApiVersionsResponse::default().with_api_keys(vec![
 ///     ApiVersion::default().with_api_key(3).with_min_version(0).with_max_version(99),
@@ -145,8 +145,8 @@ impl Negotiated {
 /// offer the API, `none in common` when the ranges do not meet).
 ///
 /// ```
-/// use kafka_wire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
-/// use kafka_wire_messages::net::negotiation::Negotiated;
+/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire_messages::net::negotiation::Negotiated;
 ///
 /// let broker = ApiVersionsResponse::default().with_api_keys(vec![
 ///     ApiVersion::default().with_api_key(18).with_min_version(0).with_max_version(2),
@@ -239,8 +239,8 @@ pub enum NextStep {
 /// Decides what follows the broker's ApiVersions answer to a request at `sent`.
 ///
 /// ```
-/// use kafka_wire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
-/// use kafka_wire_messages::net::negotiation::{next_step, NextStep};
+/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire_messages::net::negotiation::{next_step, NextStep};
 ///
 /// // A broker that knows ApiVersions v0-v3, asked at v5.
 /// let answer = ApiVersionsResponse::default()
@@ -276,11 +276,11 @@ pub fn next_step(sent: i16, response: &ApiVersionsResponse) -> Result<NextStep, 
 /// (`ApiVersionsRequest.getErrorResponse`). The response header is v0 either way.
 ///
 /// ```
-/// use kafka_wire::KafkaString;
-/// use kafka_wire_messages::api_key::Listener;
-/// use kafka_wire_messages::net::negotiation::{answer_api_versions, read_api_versions_response};
-/// use kafka_wire_messages::net::request_frame::RequestFrame;
-/// use kafka_wire_messages::{frame, ApiVersionsRequest, RequestHeader};
+/// use kwire::KafkaString;
+/// use kwire_messages::api_key::Listener;
+/// use kwire_messages::net::negotiation::{answer_api_versions, read_api_versions_response};
+/// use kwire_messages::net::request_frame::RequestFrame;
+/// use kwire_messages::{frame, ApiVersionsRequest, RequestHeader};
 ///
 /// let header = RequestHeader::default().with_request_api_key(18).with_request_api_version(3);
 /// let request = frame::encode_request(&header, &ApiVersionsRequest::default()).unwrap();
@@ -317,7 +317,7 @@ pub fn answer_api_versions(
 
 #[cfg(test)]
 mod tests {
-    use kafka_wire::KafkaString;
+    use kwire::KafkaString;
 
     use super::*;
     use crate::{ApiVersionsRequest, RequestHeader};

@@ -17,7 +17,7 @@
 //! ([`TrailingBytes::Refuse`]): every byte must belong to the message.
 
 use bytes::Bytes;
-use kafka_wire::{Message, Reader, RequestEnum};
+use kwire::{Message, Reader, RequestEnum};
 
 use crate::api_key::ApiKeyError;
 use crate::frame::{self, FrameError};
@@ -45,8 +45,8 @@ pub enum TrailingBytes {
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kafka_wire_messages::net::request_frame::{RequestFrame, TrailingBytes};
-/// use kafka_wire_messages::{ApiKey, Request};
+/// use kwire_messages::net::request_frame::{RequestFrame, TrailingBytes};
+/// use kwire_messages::{ApiKey, Request};
 ///
 /// // librdkafka 2.16.0's MetadataRequest v12, three bytes longer than its body.
 /// let hex = "000000230003000c000000030011696e7465726f702d636f6e666c75656e740000000000010000";
@@ -161,7 +161,7 @@ impl RequestFrame {
     }
 
     /// Reads the body into the request enum `R` ([`Request`](crate::Request), or any
-    /// enum deriving [`RequestEnum`](derive@kafka_wire::RequestEnum)), by the
+    /// enum deriving [`RequestEnum`](derive@kwire::RequestEnum)), by the
     /// header's API key.
     pub fn decode<R: RequestEnum>(
         &self,
@@ -208,7 +208,7 @@ impl RequestFrame {
 
 #[cfg(test)]
 mod tests {
-    use kafka_wire::{DecodeErrorKind, KafkaString};
+    use kwire::{DecodeErrorKind, KafkaString};
 
     use super::*;
     use crate::{frame, HeartbeatRequest, MetadataRequest, Request};

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use bytes::Bytes;
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
 use crate::frame::{self, FrameError};
 use crate::net::negotiation::read_api_versions_response;
@@ -58,8 +58,8 @@ pub struct Received {
 /// The client side of a connection.
 ///
 /// ```
-/// use kafka_wire_messages::net::session::ClientSession;
-/// use kafka_wire_messages::{frame, HeartbeatRequest, HeartbeatResponse, Request, Response, ResponseHeader};
+/// use kwire_messages::net::session::ClientSession;
+/// use kwire_messages::{frame, HeartbeatRequest, HeartbeatResponse, Request, Response, ResponseHeader};
 ///
 /// let mut session = ClientSession::new(Some("my-client".into()));
 /// let first = session.send(&Request::Heartbeat(HeartbeatRequest::default()), 4).unwrap();
@@ -174,7 +174,7 @@ fn read_response(frame: &Bytes, api: ApiKey, version: i16) -> Result<Received, F
 
 #[cfg(test)]
 mod tests {
-    use kafka_wire::Message;
+    use kwire::Message;
 
     use super::*;
     use crate::{ApiVersionsRequest, ApiVersionsResponse, HeartbeatRequest, HeartbeatResponse};

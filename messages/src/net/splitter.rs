@@ -90,7 +90,7 @@ fn peek_len(buf: &[u8], max_frame_size: usize) -> Result<Option<usize>, FrameSpl
 ///
 /// ```
 /// use bytes::BytesMut;
-/// use kafka_wire_messages::net::splitter::{split_frame, DEFAULT_MAX_FRAME_SIZE};
+/// use kwire_messages::net::splitter::{split_frame, DEFAULT_MAX_FRAME_SIZE};
 ///
 /// let mut buf = BytesMut::from(&b"\0\0\0\x02hi\0\0"[..]);
 /// let frame = split_frame(&mut buf, DEFAULT_MAX_FRAME_SIZE).unwrap();
@@ -139,7 +139,7 @@ pub(crate) fn frame_prefix(len: usize) -> Result<[u8; PREFIX_LEN], FrameSplitErr
 /// length of the bytes after it.
 ///
 /// ```
-/// use kafka_wire_messages::net::splitter::check_frame;
+/// use kwire_messages::net::splitter::check_frame;
 ///
 /// assert!(check_frame(b"\0\0\0\x02hi").is_ok());
 /// assert!(check_frame(b"\0\0\0\x03hi").is_err());
@@ -163,7 +163,7 @@ pub fn check_frame(frame: &[u8]) -> Result<(), FrameSplitError> {
 ///
 /// ```
 /// use bytes::BytesMut;
-/// use kafka_wire_messages::net::splitter::write_frame;
+/// use kwire_messages::net::splitter::write_frame;
 ///
 /// let mut out = BytesMut::new();
 /// write_frame(&mut out, b"hi").unwrap();
@@ -185,7 +185,7 @@ pub fn write_frame(out: &mut BytesMut, frame: &[u8]) -> Result<(), FrameSplitErr
 /// [`next_frame`](Self::next_frame) until it returns `Ok(None)`.
 ///
 /// ```
-/// use kafka_wire_messages::net::splitter::{FrameSplitError, FrameSplitter};
+/// use kwire_messages::net::splitter::{FrameSplitError, FrameSplitter};
 ///
 /// let mut splitter = FrameSplitter::new();
 /// // Two frames ("abc" and the empty frame) and the start of a third, as one read.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use bytes::{Bytes, BytesMut};
 use criterion::{BenchmarkId, Criterion, Throughput};
 use kafka_protocol::protocol::{Decodable, Encodable};
-use kafka_wire::Message;
+use kwire::Message;
 
 // Each operation is its own function, never inlined, on both sides alike: what is
 // timed is one call of it, and a profiler finds it by name

@@ -133,7 +133,7 @@ def build(args):
     paths = {n: os.path.join(exdir, n) for n in ("broker", "proxy")}
     note = None
     if not args.no_build:
-        cmd = ["cargo", "build", "-q", "-p", "kafka-wire-messages", "--features", "tokio",
+        cmd = ["cargo", "build", "-q", "-p", "kwire-messages", "--features", "tokio",
                "--example", "broker", "--example", "proxy"]
         say("$ " + " ".join(cmd))
         r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

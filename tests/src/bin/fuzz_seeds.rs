@@ -2,7 +2,7 @@
 //! message at every version (every field set, and every nullable field null), and
 //! every hostile-input probe at 1 MiB.
 //!
-//! `cargo run -p kafka-wire-tests --bin fuzz_seeds -- target/fuzz-seeds`
+//! `cargo run -p kwire-tests --bin fuzz_seeds -- target/fuzz-seeds`
 //!
 //! Each input is the fuzz target's: two bytes choosing the message by its position
 //! in the registry, one the version (counted from the message's lowest), the body.
@@ -11,10 +11,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use kafka_wire::schema::MessageSchema;
-use kafka_wire_tests::codecs::codecs;
-use kafka_wire_tests::probes::probes;
-use kafka_wire_tests::schema_writer::{write, Nulls, Populated};
+use kwire::schema::MessageSchema;
+use kwire_tests::codecs::codecs;
+use kwire_tests::probes::probes;
+use kwire_tests::schema_writer::{write, Nulls, Populated};
 
 fn input(position: usize, schema: &MessageSchema, version: i16, body: &[u8]) -> Vec<u8> {
     let lowest = schema.valid_versions.min().unwrap_or(0);

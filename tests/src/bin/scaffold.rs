@@ -1,13 +1,13 @@
 //! Prints a first draft of a message file for Kafka schemas.
 //!
-//! `cargo run -p kafka-wire-tests --bin scaffold -- FetchRequest FetchResponse`
+//! `cargo run -p kwire-tests --bin scaffold -- FetchRequest FetchResponse`
 //! reads `<name>.json` from `KAFKA_SCHEMA_DIR` and prints one Rust module holding
 //! all the named messages; redirect it into `messages/src/<api>.rs`, then `cargo fmt`.
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 
-use kafka_wire_tests::checker::load::load_file;
+use kwire_tests::checker::load::load_file;
 
 fn main() -> ExitCode {
     let names: Vec<String> = std::env::args().skip(1).collect();
@@ -15,7 +15,7 @@ fn main() -> ExitCode {
         eprintln!("usage: scaffold <SchemaName>... (e.g. FetchRequest FetchResponse)");
         return ExitCode::from(2);
     }
-    let dir = kafka_wire_tests::schema_dir();
+    let dir = kwire_tests::schema_dir();
     let mut messages = Vec::new();
     for name in &names {
         let file = dir.join(format!("{}.json", name.trim_end_matches(".json")));
@@ -27,6 +27,6 @@ fn main() -> ExitCode {
             }
         }
     }
-    print!("{}", kafka_wire_tests::scaffold::render(&messages));
+    print!("{}", kwire_tests::scaffold::render(&messages));
     ExitCode::SUCCESS
 }

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-use kafka_wire::schema::{FieldSchema, MessageSchema, StructSchema};
-use kafka_wire::VersionRange;
+use kwire::schema::{FieldSchema, MessageSchema, StructSchema};
+use kwire::VersionRange;
 
 use super::load::{SchemaDefault, SchemaField, SchemaMessage};
 use super::meaning::{self, ValueClass};
@@ -69,7 +69,7 @@ fn keeps_unknown_tags(report: &mut Report, path: &str, schema: &StructSchema) {
     }
     for field in schema.fields {
         if let Some(nested) = field.ty.struct_schema() {
-            let suffix = if matches!(field.ty, kafka_wire::schema::TypeSchema::Array(_)) {
+            let suffix = if matches!(field.ty, kwire::schema::TypeSchema::Array(_)) {
                 "[]"
             } else {
                 ""

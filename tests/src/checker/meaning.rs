@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use kafka_wire::schema::TypeSchema;
-use kafka_wire::VersionRange;
+use kwire::schema::TypeSchema;
+use kwire::VersionRange;
 
 /// A version range key: absent means `none` for every key that may be absent.
 pub fn range(text: Option<&str>) -> Result<VersionRange, String> {

@@ -16,7 +16,7 @@ pub mod resolve;
 use std::collections::HashMap;
 use std::path::Path;
 
-use kafka_wire::schema::MessageSchema;
+use kwire::schema::MessageSchema;
 
 pub use load::{
     load_dir, load_file, LoadError, SchemaDefault, SchemaField, SchemaMessage, SchemaStruct,
@@ -36,8 +36,8 @@ impl Runtime {
     /// The messages crate's registry.
     pub fn registry() -> Runtime {
         Runtime {
-            messages: kafka_wire_messages::registry::schemas(),
-            retired: kafka_wire_messages::registry::RETIRED_API_KEYS,
+            messages: kwire_messages::registry::schemas(),
+            retired: kwire_messages::registry::RETIRED_API_KEYS,
         }
     }
 }

@@ -6,10 +6,10 @@
 //! module a better one-line doc, then run `cargo fmt` and the schema checker.
 //!
 //! ```
-//! use kafka_wire_tests::checker::load::load_file;
+//! use kwire_tests::checker::load::load_file;
 //!
-//! let file = kafka_wire_tests::schema_dir().join("ApiVersionsRequest.json");
-//! let draft = kafka_wire_tests::scaffold::render(&[load_file(&file).unwrap()]);
+//! let file = kwire_tests::schema_dir().join("ApiVersionsRequest.json");
+//! let draft = kwire_tests::scaffold::render(&[load_file(&file).unwrap()]);
 //! assert!(draft.contains("pub struct ApiVersionsRequest {"));
 //! ```
 
@@ -157,7 +157,7 @@ pub fn render(messages: &[SchemaMessage]) -> String {
         for nested in plan.nested.iter().filter(|n| n.owner == index) {
             body.push('\n');
             emit::doc(&mut body, "", &nested.doc);
-            body.push_str("#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]\n");
+            body.push_str("#[derive(Debug, Clone, PartialEq, kwire::Struct)]\n");
             body.push_str("#[non_exhaustive]\n");
             if nested.rust != nested.json {
                 body.push_str(&format!("#[kafka(name = \"{}\")]\n", nested.json));
@@ -220,11 +220,11 @@ fn uses(body: &str) -> Vec<String> {
     match wire.len() {
         0 => {}
         1 => lines.push(format!(
-            "use kafka_wire::{};",
+            "use kwire::{};",
             wire.iter().next().unwrap_or(&"")
         )),
         _ => lines.push(format!(
-            "use kafka_wire::{{{}}};",
+            "use kwire::{{{}}};",
             wire.into_iter().collect::<Vec<_>>().join(", ")
         )),
     }
@@ -239,7 +239,7 @@ fn message_struct(out: &mut String, plan: &Plan<'_>, index: usize, message: &Sch
         _ => format!("{}, a data structure.", message.name),
     };
     emit::doc(out, "", &doc);
-    out.push_str("#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]\n");
+    out.push_str("#[derive(Debug, Clone, PartialEq, kwire::Message)]\n");
     out.push_str("#[non_exhaustive]\n");
     let mut parts = Vec::new();
     if let Some(key) = message.api_key {

@@ -1,6 +1,6 @@
 //! The schema defaults: what a field holds when nothing was said about it.
 
-use kafka_wire::schema::{FieldSchema, TypeSchema};
+use kwire::schema::{FieldSchema, TypeSchema};
 
 use super::Choices;
 

@@ -13,7 +13,7 @@ mod populated;
 mod random;
 mod walk;
 
-use kafka_wire::schema::{FieldSchema, MessageSchema};
+use kwire::schema::{FieldSchema, MessageSchema};
 
 pub use defaults::Defaults;
 pub use populated::{Nulls, Populated};

@@ -1,7 +1,7 @@
 //! Fully populated values: every field differs from its default, so a round trip
 //! that loses or mangles any field shows.
 
-use kafka_wire::schema::FieldSchema;
+use kwire::schema::FieldSchema;
 
 use super::{Choices, Defaults};
 

@@ -1,6 +1,6 @@
 //! Random values from a seed, for fuzzing decoders with valid encodings.
 
-use kafka_wire::schema::FieldSchema;
+use kwire::schema::FieldSchema;
 
 use super::Choices;
 

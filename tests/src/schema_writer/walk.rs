@@ -1,8 +1,8 @@
 //! The wire rules, applied while walking a schema: the one place the tests' own
 //! encoder knows how Kafka lays a message out.
 
-use kafka_wire::schema::{FieldSchema, MessageSchema, StructSchema, TypeSchema};
-use kafka_wire::wire::varint::put_unsigned_varint;
+use kwire::schema::{FieldSchema, MessageSchema, StructSchema, TypeSchema};
+use kwire::wire::varint::put_unsigned_varint;
 
 use super::{Choices, Defaults};
 

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use crate::codecs::Codec;
 use bytes::Bytes;
-use kafka_wire::schema::{FieldSchema, StructSchema};
+use kwire::schema::{FieldSchema, StructSchema};
 
 pub use read::{decode_hex, encode_hex, vector_files, Vector, VectorFile};
 

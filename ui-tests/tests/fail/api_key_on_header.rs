@@ -1,6 +1,6 @@
 // Headers have no API key of their own.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(api_key = 7, kind = header, versions = "0-2")]
 pub struct KeyedHeader {
     #[kafka(versions = "0+")]

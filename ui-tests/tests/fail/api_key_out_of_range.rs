@@ -1,13 +1,13 @@
 // API keys are int16 values, never negative.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(api_key = 40000, kind = request, versions = "0-3", listeners = "broker")]
 pub struct BigKeyRequest {
     #[kafka(versions = "0+")]
     pub count: i32,
 }
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(api_key = -1, kind = response, versions = "0-3")]
 pub struct NegativeKeyResponse {
     #[kafka(versions = "0+")]

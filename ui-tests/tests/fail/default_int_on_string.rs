@@ -1,8 +1,8 @@
 // An integer default on a string field.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DefaultIntOnString {
     #[kafka(versions = "0+", default = 5)]

@@ -2,7 +2,7 @@
 
 const FIVE: i32 = 5;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DefaultNotLiteral {
     #[kafka(versions = "0+", default = FIVE + 1)]

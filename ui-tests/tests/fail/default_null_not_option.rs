@@ -1,6 +1,6 @@
 // `null` needs a nullable (`Option`) field.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DefaultNullNotOption {
     #[kafka(versions = "0+", default = null)]

@@ -1,8 +1,8 @@
 // The schema allows null, but the Rust type cannot hold it.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DefaultNullTypeNotOption {
     #[kafka(versions = "0+", nullable = "0+", default = null)]

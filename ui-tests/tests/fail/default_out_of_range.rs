@@ -1,6 +1,6 @@
 // 70000 does not fit an int16.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DefaultOutOfRange {
     #[kafka(versions = "0+", default = 70000)]

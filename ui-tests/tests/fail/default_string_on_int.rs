@@ -1,6 +1,6 @@
 // A string default on an int32 field.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DefaultStringOnInt {
     #[kafka(versions = "0+", default = "five")]

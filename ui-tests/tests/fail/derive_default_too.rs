@@ -1,14 +1,14 @@
 // `Default` comes from the schema defaults: deriving it as well is one impl too many,
 // whether in the same list or another.
 
-#[derive(Debug, Default, kafka_wire::Message)]
+#[derive(Debug, Default, kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct SameList {
     #[kafka(versions = "0+", default = 5)]
     pub id: i32,
 }
 
-#[derive(Debug, kafka_wire::Struct)]
+#[derive(Debug, kwire::Struct)]
 #[derive(Default)]
 pub struct LaterList {
     #[kafka(versions = "0+")]

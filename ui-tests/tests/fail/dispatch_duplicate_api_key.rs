@@ -2,7 +2,7 @@
 // tell which one the bytes are.
 
 /// Asks one thing.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, response = OneResponse, versions = "0")]
 pub struct OneRequest {
     /// A number.
@@ -11,7 +11,7 @@ pub struct OneRequest {
 }
 
 /// Answers it.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = response, versions = "0")]
 pub struct OneResponse {
     /// A number.
@@ -20,15 +20,15 @@ pub struct OneResponse {
 }
 
 /// Asks another thing, by mistake with the same key.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, response = OneResponse, versions = "0")]
 pub struct OtherRequest {
     /// A name.
     #[kafka(versions = "0+")]
-    pub name: kafka_wire::KafkaString,
+    pub name: kwire::KafkaString,
 }
 
-#[derive(Debug, kafka_wire::RequestEnum)]
+#[derive(Debug, kwire::RequestEnum)]
 pub enum MyRequest {
     One(OneRequest),
     Other(OtherRequest),

@@ -1,7 +1,7 @@
 // A response enum holds responses only.
 
 /// Asks.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, response = PingResponse, versions = "0")]
 pub struct PingRequest {
     /// A number.
@@ -10,7 +10,7 @@ pub struct PingRequest {
 }
 
 /// Answers.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = response, versions = "0")]
 pub struct PingResponse {
     /// A number.
@@ -18,7 +18,7 @@ pub struct PingResponse {
     pub value: i32,
 }
 
-#[derive(Debug, kafka_wire::ResponseEnum)]
+#[derive(Debug, kwire::ResponseEnum)]
 pub enum MyResponse {
     Ping(PingRequest),
 }

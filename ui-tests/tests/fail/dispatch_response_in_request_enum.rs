@@ -1,7 +1,7 @@
 // A request enum holds requests: a response among them is a mistake.
 
 /// Asks.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, response = PingResponse, versions = "0")]
 pub struct PingRequest {
     /// A number.
@@ -10,7 +10,7 @@ pub struct PingRequest {
 }
 
 /// Answers.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1001, kind = response, versions = "0")]
 pub struct PongResponse {
     /// A number.
@@ -19,7 +19,7 @@ pub struct PongResponse {
 }
 
 /// Answers pings.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = response, versions = "0")]
 pub struct PingResponse {
     /// A number.
@@ -27,7 +27,7 @@ pub struct PingResponse {
     pub value: i32,
 }
 
-#[derive(Debug, kafka_wire::RequestEnum)]
+#[derive(Debug, kwire::RequestEnum)]
 pub enum MyRequest {
     Ping(PingRequest),
     Pong(PongResponse),

@@ -1,7 +1,7 @@
 // Each variant holds exactly one message, and the key comes from its type.
 
 /// Asks.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, response = PingResponse, versions = "0")]
 pub struct PingRequest {
     /// A number.
@@ -10,7 +10,7 @@ pub struct PingRequest {
 }
 
 /// Answers.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = response, versions = "0")]
 pub struct PingResponse {
     /// A number.
@@ -18,14 +18,14 @@ pub struct PingResponse {
     pub value: i32,
 }
 
-#[derive(kafka_wire::RequestEnum)]
+#[derive(kwire::RequestEnum)]
 pub enum MyRequest {
     Empty,
     Two(PingRequest, PingRequest),
     Named { ping: PingRequest },
 }
 
-#[derive(kafka_wire::ResponseEnum)]
+#[derive(kwire::ResponseEnum)]
 pub enum Numbered {
     Ping(PingResponse) = 3,
 }

@@ -1,6 +1,6 @@
 // A `name` override collides with another field's schema name.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DuplicateFieldName {
     #[kafka(versions = "0+")]

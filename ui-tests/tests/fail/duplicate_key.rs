@@ -1,6 +1,6 @@
 // `versions` given twice.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct DuplicateKey {
     #[kafka(versions = "0+", versions = "1+")]

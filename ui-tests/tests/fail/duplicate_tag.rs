@@ -1,6 +1,6 @@
 // Two fields share tag 0.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "0+")]
 pub struct DuplicateTag {
     #[kafka(versions = "0+", tag = 0)]
@@ -8,7 +8,7 @@ pub struct DuplicateTag {
     #[kafka(versions = "0+", tag = 0)]
     pub second: i32,
     #[kafka(unknown_tagged)]
-    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
+    pub unknown_tagged_fields: kwire::UnknownTaggedFields,
 }
 
 fn main() {}

@@ -1,6 +1,6 @@
 // An empty string is not a range (`none` is how to say "no versions").
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct EmptyRange {
     #[kafka(versions = "")]

@@ -1,6 +1,6 @@
 // A topic name is a string (Kafka's generator checks the field's type).
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct EntityTypeWrongType {
     #[kafka(versions = "0+", entity_type = "topicName")]

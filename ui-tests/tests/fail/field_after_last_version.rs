@@ -1,6 +1,6 @@
 // The message ends at version 3; a field starting at 5 can never be written.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct FieldAfterLastVersion {
     #[kafka(versions = "5+")]

@@ -1,6 +1,6 @@
 // A field's Rust type must stand for a Kafka type.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct NotKafka {
     #[kafka(versions = "0+")]

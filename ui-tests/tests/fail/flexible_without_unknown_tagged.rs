@@ -1,7 +1,7 @@
 // A flexible message must keep the tags a newer peer sends (KIP-482): without a
 // field for them, the first such tag would fail to decode.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "2+")]
 pub struct ForgetsTags {
     #[kafka(versions = "0+")]

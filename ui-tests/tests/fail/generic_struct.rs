@@ -1,6 +1,6 @@
 // A schema names concrete types.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct Generic<T> {
     #[kafka(versions = "0+")]

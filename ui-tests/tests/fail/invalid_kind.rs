@@ -1,6 +1,6 @@
 // Kafka's message types are request, response, header and data.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = event, versions = "0-3")]
 pub struct InvalidKind {
     #[kafka(versions = "0+")]

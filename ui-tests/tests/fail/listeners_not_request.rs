@@ -1,7 +1,7 @@
 // Only requests name the listeners that accept them, and only requests have an
 // unstable latest version.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(api_key = 18, kind = response, versions = "0-3", listeners = "broker",
         latest_version_unstable)]
 pub struct ListenersOnResponse {

@@ -1,9 +1,9 @@
 // Several unrelated mistakes in one struct: every one is reported, nothing else is,
 // and code using the message still type-checks thanks to the fallback impls.
 
-use kafka_wire::{KafkaString, Message};
+use kwire::{KafkaString, Message};
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = request, versions = "0+", flexible = "2-3", colour = "blue")]
 pub struct ManyErrors {
     #[kafka(versions = "0+", tag = -1)]
@@ -26,7 +26,7 @@ fn main() {
     let message = ManyErrors::default();
     let _ = message.encode(0);
     let _ = message.encoded_size(0);
-    let _ = ManyErrors::decode(&kafka_wire::bytes::Bytes::new(), 0);
+    let _ = ManyErrors::decode(&kwire::bytes::Bytes::new(), 0);
     let _ = ManyErrors::SCHEMA.name;
     let _ = message.negative + message.bad_range;
 }

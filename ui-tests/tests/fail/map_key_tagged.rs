@@ -1,6 +1,6 @@
 // A map key must always be present, so it cannot be tagged.
 
-#[derive(kafka_wire::Struct)]
+#[derive(kwire::Struct)]
 pub struct Entry {
     #[kafka(versions = "0+", tag = 0, map_key)]
     pub key: i32,

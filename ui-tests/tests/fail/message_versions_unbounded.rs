@@ -1,6 +1,6 @@
 // A message's versions must end somewhere.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0+")]
 pub struct Unbounded {
     #[kafka(versions = "0+")]

@@ -1,6 +1,6 @@
 // `none` is how Kafka retires an API; a struct for it has nothing to encode.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "none")]
 pub struct Retired {
     #[kafka(versions = "0+")]

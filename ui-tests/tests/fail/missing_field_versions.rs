@@ -1,6 +1,6 @@
 // Every field says which versions have it.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct MissingFieldVersions {
     #[kafka(ignorable)]

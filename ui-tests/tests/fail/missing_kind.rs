@@ -1,6 +1,6 @@
 // A message says whether it is a request, response, header or data.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(versions = "0-3")]
 pub struct MissingKind {
     #[kafka(versions = "0+")]

@@ -1,6 +1,6 @@
 // A message says which versions exist.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data)]
 pub struct MissingMessageVersions {
     #[kafka(versions = "0+")]

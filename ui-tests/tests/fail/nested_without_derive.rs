@@ -1,4 +1,4 @@
-// A struct used as a field must derive `kafka_wire::Struct`: one error says so, on
+// A struct used as a field must derive `kwire::Struct`: one error says so, on
 // the whole field type.
 
 #[derive(Debug, Clone, PartialEq)]
@@ -6,7 +6,7 @@ pub struct Point {
     pub x: i32,
 }
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct Shape {
     #[kafka(versions = "0+")]

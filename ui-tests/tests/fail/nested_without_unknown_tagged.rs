@@ -1,15 +1,15 @@
 // A nested struct reached in flexible versions must keep unknown tags too; its
 // parent knows the flexible versions, so the parent reports it, on the field.
 
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
-#[derive(PartialEq, kafka_wire::Struct)]
+#[derive(PartialEq, kwire::Struct)]
 pub struct Child {
     #[kafka(versions = "0+")]
     pub id: i32,
 }
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "2+")]
 pub struct Parent {
     #[kafka(versions = "0+")]
@@ -19,7 +19,7 @@ pub struct Parent {
 }
 
 // Used only before the parent's flexible versions, a child needs no such field.
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "2+")]
 pub struct EarlyParent {
     #[kafka(versions = "0-1")]

@@ -1,6 +1,6 @@
 // Tags must be 0, 1, 2, …: tag 1 is missing.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "0+")]
 pub struct NonContiguousTags {
     #[kafka(versions = "0+", tag = 0)]
@@ -8,7 +8,7 @@ pub struct NonContiguousTags {
     #[kafka(versions = "0+", tag = 2)]
     pub third: i32,
     #[kafka(unknown_tagged)]
-    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
+    pub unknown_tagged_fields: kwire::UnknownTaggedFields,
 }
 
 fn main() {}

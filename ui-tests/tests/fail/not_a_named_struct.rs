@@ -1,10 +1,10 @@
 // Schemas are structs with named fields.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct Tuple(#[kafka(versions = "0+")] pub i32);
 
-#[derive(kafka_wire::Struct)]
+#[derive(kwire::Struct)]
 pub enum Choice {
     A,
 }

@@ -1,6 +1,6 @@
 // Kafka has no null int32.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct NullableInt {
     #[kafka(versions = "0+", nullable = "0+")]

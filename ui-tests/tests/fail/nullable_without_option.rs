@@ -1,8 +1,8 @@
 // A nullable field must be able to hold null.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct NullableWithoutOption {
     #[kafka(versions = "0+", nullable = "0+")]

@@ -1,8 +1,8 @@
 // An `Option` the schema never lets be null.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct OptionWithoutNullable {
     #[kafka(versions = "0+")]

@@ -1,6 +1,6 @@
 // Requests are dispatched on their API key.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = request, versions = "0-3", listeners = "broker")]
 pub struct NoApiKeyRequest {
     #[kafka(versions = "0+")]

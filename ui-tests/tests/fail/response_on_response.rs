@@ -1,7 +1,7 @@
 // Only a request names the response that answers it.
 
 /// Answers.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = response, response = PingResponse, versions = "0")]
 pub struct PingResponse {
     /// A number.

@@ -1,6 +1,6 @@
 // One grammar for version ranges, the runtime's: digits only, no sign.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "+3")]
 pub struct SignedRange {
     #[kafka(versions = "0+")]

@@ -1,12 +1,12 @@
 // A tag in version 1, but the message is flexible only from version 2.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "2+")]
 pub struct TagOutsideFlexible {
     #[kafka(versions = "0+", tag = 0, tagged = "1+")]
     pub hint: i32,
     #[kafka(unknown_tagged)]
-    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
+    pub unknown_tagged_fields: kwire::UnknownTaggedFields,
 }
 
 fn main() {}

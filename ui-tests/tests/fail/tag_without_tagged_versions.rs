@@ -1,12 +1,12 @@
 // A tag whose tagged versions are empty: it would never be written.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "0+")]
 pub struct TagWithoutTaggedVersions {
     #[kafka(versions = "0+", tag = 0, tagged = "none")]
     pub hint: i32,
     #[kafka(unknown_tagged)]
-    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
+    pub unknown_tagged_fields: kwire::UnknownTaggedFields,
 }
 
 fn main() {}

@@ -1,9 +1,9 @@
 // Mistakes that only the field types reveal are each reported, on the whole type,
 // all of them at once.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct TypeMistakes {
     #[kafka(versions = "0+", nullable = "0+")]

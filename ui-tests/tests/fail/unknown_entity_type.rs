@@ -1,8 +1,8 @@
 // Entity types are Kafka's closed list.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct UnknownEntityType {
     #[kafka(versions = "0+", entity_type = "topicId")]

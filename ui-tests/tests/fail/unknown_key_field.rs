@@ -1,8 +1,8 @@
 // `nullableVersions` is the JSON spelling; the attribute is `nullable`.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct UnknownFieldKey {
     #[kafka(versions = "0+", nullableVersions = "0+")]

@@ -1,6 +1,6 @@
 // `flexibleVersions` is the JSON spelling; the attribute is `flexible`.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexibleVersions = "1+")]
 pub struct UnknownStructKey {
     #[kafka(versions = "0+")]

@@ -1,8 +1,8 @@
 // One field holds the unknown tags of a struct.
 
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "0+")]
 pub struct UnknownTaggedTwice {
     #[kafka(unknown_tagged)]

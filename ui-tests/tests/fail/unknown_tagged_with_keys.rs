@@ -1,8 +1,8 @@
 // The unknown-tags field has no schema of its own.
 
-use kafka_wire::UnknownTaggedFields;
+use kwire::UnknownTaggedFields;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "0+")]
 pub struct UnknownTaggedWithKeys {
     #[kafka(versions = "0+")]

@@ -1,6 +1,6 @@
 // The unknown-tags field must be `UnknownTaggedFields`.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3", flexible = "0+")]
 pub struct UnknownTaggedWrongType {
     #[kafka(unknown_tagged)]

@@ -1,6 +1,6 @@
 // Version ranges are `N`, `N+`, `N-M` or `none`.
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct UnparsableRange {
     #[kafka(versions = "3++")]

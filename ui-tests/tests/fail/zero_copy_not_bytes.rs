@@ -1,8 +1,8 @@
 // `zero_copy` hands out slices of the input: only bytes fields have them.
 
-use kafka_wire::KafkaString;
+use kwire::KafkaString;
 
-#[derive(kafka_wire::Message)]
+#[derive(kwire::Message)]
 #[kafka(kind = data, versions = "0-3")]
 pub struct ZeroCopyNotBytes {
     #[kafka(versions = "0+", zero_copy)]

@@ -1,10 +1,10 @@
 //! Every kind of `default`: the `Default` impl holds it, the schema records it as
 //! written, and encoding treats it as "nothing to write".
 
-use kafka_wire::{KafkaString, Message, UnknownTaggedFields};
+use kwire::{KafkaString, Message, UnknownTaggedFields};
 
 /// Holds one field per kind of default.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0-2", flexible = "1+")]
 pub struct Defaults {
     /// A negative integer.

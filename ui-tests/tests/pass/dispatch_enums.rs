@@ -1,9 +1,9 @@
 // A user's own messages, dispatched by API key through derived enums.
 
-use kafka_wire::{ApiRequest, KafkaString, Message, MessageEnum};
+use kwire::{ApiRequest, KafkaString, Message, MessageEnum};
 
 /// Asks for a greeting.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, response = HelloResponse, versions = "0-1", flexible = "1+")]
 pub struct HelloRequest {
     /// Who asks.
@@ -11,11 +11,11 @@ pub struct HelloRequest {
     pub name: KafkaString,
     /// Tags this code does not know.
     #[kafka(unknown_tagged)]
-    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
+    pub unknown_tagged_fields: kwire::UnknownTaggedFields,
 }
 
 /// The greeting.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = response, versions = "0-1", flexible = "1+")]
 pub struct HelloResponse {
     /// The words.
@@ -23,16 +23,16 @@ pub struct HelloResponse {
     pub greeting: KafkaString,
     /// Tags this code does not know.
     #[kafka(unknown_tagged)]
-    pub unknown_tagged_fields: kafka_wire::UnknownTaggedFields,
+    pub unknown_tagged_fields: kwire::UnknownTaggedFields,
 }
 
 /// Asks for the time.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1001, kind = request, response = TimeResponse, versions = "0")]
 pub struct TimeRequest {}
 
 /// The time.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1001, kind = response, versions = "0")]
 pub struct TimeResponse {
     /// Milliseconds since the epoch.
@@ -40,13 +40,13 @@ pub struct TimeResponse {
     pub now_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, kafka_wire::RequestEnum)]
+#[derive(Debug, Clone, PartialEq, kwire::RequestEnum)]
 pub enum MyRequest {
     Hello(HelloRequest),
     Time(TimeRequest),
 }
 
-#[derive(Debug, Clone, PartialEq, kafka_wire::ResponseEnum)]
+#[derive(Debug, Clone, PartialEq, kwire::ResponseEnum)]
 pub enum MyResponse {
     Hello(HelloResponse),
     Time(TimeResponse),

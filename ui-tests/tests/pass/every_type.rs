@@ -1,12 +1,12 @@
 //! Every Kafka type, and the nullable ones as `Option`, round-trips in classic and
 //! flexible versions and reports its Kafka type in the schema.
 
-use kafka_wire::bytes::Bytes;
-use kafka_wire::schema::TypeSchema;
-use kafka_wire::{KafkaString, Message, Records, UnknownTaggedFields, Uuid};
+use kwire::bytes::Bytes;
+use kwire::schema::TypeSchema;
+use kwire::{KafkaString, Message, Records, UnknownTaggedFields, Uuid};
 
 /// A nested structure.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 pub struct Point {
     /// X.
     #[kafka(versions = "0+")]
@@ -20,7 +20,7 @@ pub struct Point {
 }
 
 /// One field per type.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0-1", flexible = "1+")]
 pub struct EveryType {
     /// bool

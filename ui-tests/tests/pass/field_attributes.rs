@@ -1,10 +1,10 @@
 //! Every field-level attribute lands in the schema metadata and drives encoding.
 
-use kafka_wire::bytes::Bytes;
-use kafka_wire::{KafkaString, Message, UnknownTaggedFields, VersionRange};
+use kwire::bytes::Bytes;
+use kwire::{KafkaString, Message, UnknownTaggedFields, VersionRange};
 
 /// A topic of the request.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 pub struct Topic {
     /// The topic name.
     #[kafka(versions = "0+", map_key, entity_type = "topicName")]
@@ -18,7 +18,7 @@ pub struct Topic {
 }
 
 /// Exercises every field attribute.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 1000, kind = request, versions = "0-4", flexible = "2+", listeners = "broker")]
 pub struct FieldsRequest {
     /// Present in every version.
@@ -110,7 +110,7 @@ fn main() {
     assert_eq!(field("Other").entity_type, Some("unknown"));
     assert_eq!(field("Id").entity_type, None);
     assert!(field("Payload").zero_copy && !field("Id").zero_copy);
-    let topic_schema = <Topic as kafka_wire::Struct>::STRUCT_SCHEMA;
+    let topic_schema = <Topic as kwire::Struct>::STRUCT_SCHEMA;
     assert!(topic_schema.field("Name").unwrap().map_key);
     assert!(!topic_schema.field("Partitions").unwrap().map_key);
     assert_eq!(

@@ -2,11 +2,11 @@
 //! flexible versions (Kafka's `RequestHeader.ClientId`), and bytes that turn compact
 //! later than the message.
 
-use kafka_wire::bytes::Bytes;
-use kafka_wire::{KafkaString, Message, UnknownTaggedFields, VersionRange};
+use kwire::bytes::Bytes;
+use kwire::{KafkaString, Message, UnknownTaggedFields, VersionRange};
 
 /// A header-like message.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = header, versions = "0-3", flexible = "1+")]
 pub struct Overrides {
     /// Always classic.

@@ -1,11 +1,11 @@
 //! Every struct-level attribute, and all four kinds, land in the schema metadata and
 //! in the `Message` methods.
 
-use kafka_wire::schema::MessageKind;
-use kafka_wire::{Message, UnknownTaggedFields, VersionRange};
+use kwire::schema::MessageKind;
+use kwire::{Message, UnknownTaggedFields, VersionRange};
 
 /// Fetches a snapshot.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(name = "FetchSnapshotRequest", api_key = 59, kind = request, versions = "0-2",
         flexible = "1+", listeners = "broker, controller", latest_version_unstable)]
 pub struct SnapshotRequest {
@@ -18,7 +18,7 @@ pub struct SnapshotRequest {
 }
 
 /// The snapshot's answer.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(api_key = 59, kind = response, versions = "0-3", flexible = "none")]
 pub struct SnapshotResponse {
     /// The error code.
@@ -27,7 +27,7 @@ pub struct SnapshotResponse {
 }
 
 /// A header.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = header, versions = "0-1", flexible = "1+")]
 pub struct Header {
     /// The correlation ID.
@@ -39,7 +39,7 @@ pub struct Header {
 }
 
 /// A stored record.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0")]
 pub struct Record {
     /// The value.

@@ -1,10 +1,10 @@
 //! Nested structs depend only on `kafka-wire`, take version and flexibility from
 //! their parent, carry their own tagged fields, and may be nullable.
 
-use kafka_wire::{KafkaString, Message, UnknownTaggedFields, Wire};
+use kwire::{KafkaString, Message, UnknownTaggedFields, Wire};
 
 /// A partition, with a tag of its own from version 2.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 pub struct Partition {
     /// The index.
     #[kafka(versions = "0+")]
@@ -18,7 +18,7 @@ pub struct Partition {
 }
 
 /// A topic holding partitions: its tags come from inside.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 #[kafka(name = "TopicData")]
 pub struct Topic {
     /// The name.
@@ -33,7 +33,7 @@ pub struct Topic {
 }
 
 /// A cursor, nullable as a whole.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 pub struct Cursor {
     /// The position.
     #[kafka(versions = "0+")]
@@ -44,7 +44,7 @@ pub struct Cursor {
 }
 
 /// The message: flexible from 1, so the nested tag from 2 is allowed.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0-2", flexible = "1+")]
 pub struct Parent {
     /// The topics.

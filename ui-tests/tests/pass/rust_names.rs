@@ -1,10 +1,10 @@
 //! Rust-side freedom the schema does not see: private nested structs, raw
 //! identifiers, and names the PascalCase rule turns into Kafka's.
 
-use kafka_wire::{Message, Struct};
+use kwire::{Message, Struct};
 
 /// Private to this module, used by a public message.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Struct)]
+#[derive(Debug, Clone, PartialEq, kwire::Struct)]
 struct Entry {
     /// `type` is a keyword in Rust.
     #[kafka(versions = "0+")]
@@ -15,7 +15,7 @@ struct Entry {
 }
 
 /// Holds private entries.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0")]
 pub struct Registry {
     /// The entries.

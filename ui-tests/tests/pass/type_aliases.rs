@@ -1,7 +1,7 @@
 //! The Kafka type comes from the Rust type through a trait, so aliases work.
 
-use kafka_wire::schema::TypeSchema;
-use kafka_wire::{KafkaString, Message};
+use kwire::schema::TypeSchema;
+use kwire::{KafkaString, Message};
 
 /// A name.
 type Name = KafkaString;
@@ -11,7 +11,7 @@ type MaybeName = Option<KafkaString>;
 type Names = Vec<Name>;
 
 /// Uses only aliases.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0-1")]
 pub struct Aliased {
     /// The name.

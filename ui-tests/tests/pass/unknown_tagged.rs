@@ -1,10 +1,10 @@
 //! Tags this code does not know are kept in order and written back unchanged.
 
-use kafka_wire::bytes::Bytes;
-use kafka_wire::{Message, UnknownTaggedFields};
+use kwire::bytes::Bytes;
+use kwire::{Message, UnknownTaggedFields};
 
 /// A message with one known tag.
-#[derive(Debug, Clone, PartialEq, kafka_wire::Message)]
+#[derive(Debug, Clone, PartialEq, kwire::Message)]
 #[kafka(kind = data, versions = "0", flexible = "0+")]
 pub struct Tagged {
     /// A body field.

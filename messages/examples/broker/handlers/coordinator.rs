@@ -3,12 +3,12 @@
 
 use std::time::Instant;
 
-use kafka_wire::KafkaString;
-use kafka_wire_messages::find_coordinator::Coordinator;
-use kafka_wire_messages::join_group::JoinGroupResponseMember;
-use kafka_wire_messages::leave_group::MemberResponse;
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::{
+use kwire::KafkaString;
+use kwire_messages::find_coordinator::Coordinator;
+use kwire_messages::join_group::JoinGroupResponseMember;
+use kwire_messages::leave_group::MemberResponse;
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::{
     FindCoordinatorRequest, FindCoordinatorResponse, HeartbeatRequest, HeartbeatResponse,
     JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, SyncGroupRequest,
     SyncGroupResponse,

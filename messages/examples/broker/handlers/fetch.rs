@@ -5,10 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use kafka_wire::Records;
-use kafka_wire_messages::fetch::{FetchableTopicResponse, PartitionData};
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::{FetchRequest, FetchResponse};
+use kwire::Records;
+use kwire_messages::fetch::{FetchableTopicResponse, PartitionData};
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::{FetchRequest, FetchResponse};
 
 use crate::handlers::topic_name;
 use crate::log::Topics;

@@ -1,10 +1,10 @@
 //! ListOffsets (earliest, latest, max timestamp, by timestamp) and
 //! OffsetForLeaderEpoch (one epoch, 0, that ends at the log end).
 
-use kafka_wire_messages::list_offsets::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::offset_for_leader_epoch::{EpochEndOffset, OffsetForLeaderTopicResult};
-use kafka_wire_messages::{
+use kwire_messages::list_offsets::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::offset_for_leader_epoch::{EpochEndOffset, OffsetForLeaderTopicResult};
+use kwire_messages::{
     ListOffsetsRequest, ListOffsetsResponse, OffsetForLeaderEpochRequest,
     OffsetForLeaderEpochResponse,
 };

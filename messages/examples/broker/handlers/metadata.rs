@@ -1,12 +1,12 @@
 //! Metadata (with Kafka's auto-creation) and DescribeCluster.
 
-use kafka_wire::{KafkaString, Uuid};
-use kafka_wire_messages::describe_cluster::DescribeClusterBroker;
-use kafka_wire_messages::metadata::{
+use kwire::{KafkaString, Uuid};
+use kwire_messages::describe_cluster::DescribeClusterBroker;
+use kwire_messages::metadata::{
     MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::{
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::{
     DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse,
 };
 

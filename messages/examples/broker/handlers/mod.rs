@@ -9,7 +9,7 @@ pub mod produce;
 pub mod producer_id;
 pub mod topics;
 
-use kafka_wire::{KafkaString, Uuid};
+use kwire::{KafkaString, Uuid};
 
 use crate::log::Topics;
 
@@ -22,5 +22,5 @@ pub fn topic_name(topics: &Topics, name: &KafkaString, id: &Uuid) -> Result<Stri
     topics
         .name_of(id)
         .map(str::to_owned)
-        .ok_or(kafka_wire_messages::net::error_code::ErrorCode::UnknownTopicId.code())
+        .ok_or(kwire_messages::net::error_code::ErrorCode::UnknownTopicId.code())
 }

@@ -2,15 +2,15 @@
 
 use std::time::Instant;
 
-use kafka_wire::{KafkaString, Uuid};
-use kafka_wire_messages::offset_commit::{
+use kwire::{KafkaString, Uuid};
+use kwire_messages::offset_commit::{
     OffsetCommitResponsePartition, OffsetCommitResponseTopic,
 };
-use kafka_wire_messages::offset_fetch::{
+use kwire_messages::offset_fetch::{
     OffsetFetchResponseGroup, OffsetFetchResponsePartition, OffsetFetchResponsePartitions,
     OffsetFetchResponseTopic, OffsetFetchResponseTopics,
 };
-use kafka_wire_messages::{
+use kwire_messages::{
     OffsetCommitRequest, OffsetCommitResponse, OffsetFetchRequest, OffsetFetchResponse,
 };
 

@@ -4,8 +4,8 @@
 
 use std::sync::atomic::Ordering;
 
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::{InitProducerIdRequest, InitProducerIdResponse};
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::{InitProducerIdRequest, InitProducerIdResponse};
 
 use crate::Broker;
 

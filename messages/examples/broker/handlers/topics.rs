@@ -1,10 +1,10 @@
 //! CreateTopics and DeleteTopics.
 
-use kafka_wire::{KafkaString, Uuid};
-use kafka_wire_messages::create_topics::CreatableTopicResult;
-use kafka_wire_messages::delete_topics::DeletableTopicResult;
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::{
+use kwire::{KafkaString, Uuid};
+use kwire_messages::create_topics::CreatableTopicResult;
+use kwire_messages::delete_topics::DeletableTopicResult;
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::{
     CreateTopicsRequest, CreateTopicsResponse, DeleteTopicsRequest, DeleteTopicsResponse,
 };
 

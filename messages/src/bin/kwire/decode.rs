@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
-use kafka_wire::{Message, MessageEnum};
-use kafka_wire_messages::{Request, RequestHeader, Response, ResponseHeader};
+use kwire::{Message, MessageEnum};
+use kwire_messages::{Request, RequestHeader, Response, ResponseHeader};
 use serde_json::{Map, Value};
 
 use crate::cli::DecodeArgs;

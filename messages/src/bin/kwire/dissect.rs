@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use bytes::Bytes;
-use kafka_wire::{Message, Reader};
-use kafka_wire_messages::{RequestHeader, ResponseHeader};
+use kwire::{Message, Reader};
+use kwire_messages::{RequestHeader, ResponseHeader};
 
 use crate::cli::ReadArgs;
 use crate::error::CliError;

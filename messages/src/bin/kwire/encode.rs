@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use bytes::Bytes;
-use kafka_wire::{Message, MessageEnum};
-use kafka_wire_messages::{frame, ApiKey, Request, RequestHeader, Response, ResponseHeader};
+use kwire::{Message, MessageEnum};
+use kwire_messages::{frame, ApiKey, Request, RequestHeader, Response, ResponseHeader};
 use serde_json::Value;
 
 use crate::cli::EncodeArgs;
@@ -29,7 +29,7 @@ pub fn run(args: &EncodeArgs, out: &mut dyn Write) -> Result<(), CliError> {
     written.map_err(|e| CliError::new(format!("cannot write the output: {e}")))
 }
 
-fn json_error(what: &str) -> impl Fn(kafka_wire::json::JsonError) -> CliError + '_ {
+fn json_error(what: &str) -> impl Fn(kwire::json::JsonError) -> CliError + '_ {
     move |error| CliError::from_error(&format!("bad {what} JSON"), &error)
 }
 

@@ -7,7 +7,7 @@
 //! tried the other way, so a truncated frame is told as such rather than as a
 //! nonsense header.
 
-use kafka_wire_messages::{ApiKey, FrameError};
+use kwire_messages::{ApiKey, FrameError};
 
 use crate::error::CliError;
 use crate::names;

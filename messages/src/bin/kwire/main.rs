@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Run it from the workspace with
-//! `cargo run -p kafka-wire-messages --features cli --bin kwire -- <command>`.
+//! `cargo run -p kwire-messages --features cli --bin kwire -- <command>`.
 //!
 //! Bytes are given as hex (spaces, newlines and `0x` allowed), as a file holding hex
 //! or raw bytes, or as `-` for stdin. A frame may come with its 4-byte length prefix

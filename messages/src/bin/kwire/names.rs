@@ -1,8 +1,8 @@
 //! Names as kwire shows them: fields in Kafka's JSON form (camelCase), paths into
 //! a message, and messages found by their schema names.
 
-use kafka_wire::schema::MessageSchema;
-use kafka_wire_messages::registry;
+use kwire::schema::MessageSchema;
+use kwire_messages::registry;
 
 use crate::error::CliError;
 

@@ -3,10 +3,10 @@
 //! to the message, as `Message::decode` requires.
 
 use bytes::Bytes;
-use kafka_wire::{
+use kwire::{
     DecodeError, DecodeErrorKind, DispatchError, Message, MessageEnum, PathSegment, Reader,
 };
-use kafka_wire_messages::{Request, RequestHeader, Response, ResponseHeader};
+use kwire_messages::{Request, RequestHeader, Response, ResponseHeader};
 
 use crate::error::CliError;
 use crate::layout::Layout;
@@ -98,7 +98,7 @@ fn describe(error: &DecodeError, layout: &Layout) -> String {
                 }
             }
             PathSegment::Name(name) => {
-                let name = kafka_wire::schema::json_name(name);
+                let name = kwire::schema::json_name(name);
                 path = names::join(&path, &name);
             }
             PathSegment::Index(index) => path.push_str(&format!("[{index}]")),

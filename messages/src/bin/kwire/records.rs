@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use bytes::Bytes;
-use kafka_wire::records::{Batches, RecordBatch};
+use kwire::records::{Batches, RecordBatch};
 
 use crate::names;
 use crate::walker::Line;

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use kafka_wire::schema::{FieldSchema, MessageSchema, StructSchema};
+use kwire::schema::{FieldSchema, MessageSchema, StructSchema};
 
 use crate::cli::SchemaArgs;
 use crate::error::CliError;

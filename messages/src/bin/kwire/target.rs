@@ -1,8 +1,8 @@
 //! What the options say the bytes or JSON are: which API, which version, request
 //! or response, frame or bare body; each checked against the API table.
 
-use kafka_wire::schema::MessageSchema;
-use kafka_wire_messages::ApiKey;
+use kwire::schema::MessageSchema;
+use kwire_messages::ApiKey;
 
 use crate::cli::MessageArgs;
 use crate::error::CliError;

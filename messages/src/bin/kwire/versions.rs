@@ -7,12 +7,12 @@ use std::io::Write;
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
-use kafka_wire_messages::net::blocking::FrameReader;
-use kafka_wire_messages::net::negotiation::{
+use kwire_messages::net::blocking::FrameReader;
+use kwire_messages::net::negotiation::{
     first_api_versions_version, next_step, Negotiated, NextStep,
 };
-use kafka_wire_messages::net::session::ClientSession;
-use kafka_wire_messages::{ApiVersionsRequest, Request, Response};
+use kwire_messages::net::session::ClientSession;
+use kwire_messages::{ApiVersionsRequest, Request, Response};
 
 use crate::cli::VersionsArgs;
 use crate::error::CliError;

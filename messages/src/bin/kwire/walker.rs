@@ -9,10 +9,10 @@
 
 use std::ops::Range;
 
-use kafka_wire::schema::{FieldSchema, MessageSchema, StructSchema, TypeSchema};
-use kafka_wire::{Cx, DecodeError, DecodeErrorKind, Reader, Uuid, Wire};
-use kafka_wire_messages::net::error_code::ErrorCode;
-use kafka_wire_messages::ApiKey;
+use kwire::schema::{FieldSchema, MessageSchema, StructSchema, TypeSchema};
+use kwire::{Cx, DecodeError, DecodeErrorKind, Reader, Uuid, Wire};
+use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::ApiKey;
 
 use crate::{names, records};
 
