@@ -126,11 +126,7 @@ impl<'a> Annotator<'a> {
         );
     }
 
-    fn structure(
-        &mut self,
-        schema: &StructSchema,
-        depth: usize,
-    ) -> Result<(), kwire::DecodeError> {
+    fn structure(&mut self, schema: &StructSchema, depth: usize) -> Result<(), kwire::DecodeError> {
         for field in schema.fields {
             if !field.versions.contains(self.version) || field.is_tagged_at(self.version) {
                 continue;

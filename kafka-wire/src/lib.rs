@@ -63,7 +63,7 @@
 //! - **Bytes after a message** passed to [`Message::decode`] are
 //!   [`TrailingBytes`](DecodeErrorKind::TrailingBytes); Kafka's broker ignores what
 //!   follows a request body. [`Message::read_from`] reads a message and leaves the
-//!   rest to the caller; `kwire_messages::net::request_frame` reads request
+//!   rest to the caller; `kwire_messages::frame::RequestFrame` reads request
 //!   bodies either way.
 //! - **In Kafka's JSON form** (feature `json`), a key that is no field of the struct
 //!   is refused; Kafka's converter ignores it.

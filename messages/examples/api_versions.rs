@@ -13,7 +13,7 @@ use std::time::Duration;
 use kwire_messages::net::blocking::FrameReader;
 use kwire_messages::net::negotiation::{first_api_versions_version, next_step, NextStep};
 use kwire_messages::net::session::ClientSession;
-use kwire_messages::{ApiVersionsRequest, Request, Response};
+use kwire_messages::{api::ApiVersionsRequest, Request, Response};
 
 fn main() -> ExitCode {
     let Some(address) = std::env::args().nth(1) else {

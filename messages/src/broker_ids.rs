@@ -11,7 +11,7 @@
 ///
 /// ```
 /// use kwire::smallvec;
-/// use kwire_messages::metadata::MetadataResponsePartition;
+/// use kwire_messages::api::metadata::MetadataResponsePartition;
 /// use kwire_messages::BrokerIds;
 ///
 /// let partition = MetadataResponsePartition::default()

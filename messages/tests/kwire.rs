@@ -29,13 +29,13 @@ use std::time::Duration;
 use bytes::Bytes;
 use kwire::schema::MessageSchema;
 use kwire::Message;
-use kwire_messages::api_key::Listener;
-use kwire_messages::api_versions::ApiVersion;
+use kwire_messages::api::api_versions::ApiVersion;
+use kwire_messages::frame::RequestFrame;
 use kwire_messages::net::blocking::FrameReader;
 use kwire_messages::net::negotiation::answer_api_versions;
-use kwire_messages::net::request_frame::RequestFrame;
+use kwire_messages::Listener;
 use kwire_messages::{
-    frame, ApiVersionsResponse, InitProducerIdRequest, RequestHeader, ResponseHeader,
+    api::ApiVersionsResponse, api::InitProducerIdRequest, frame, RequestHeader, ResponseHeader,
 };
 
 /// kafka-python 3.0.12's InitProducerId v4 request frame (issue 12's acceptance).

@@ -15,7 +15,7 @@
 mod side_by_side;
 
 use kwire::KafkaString;
-use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse, SupportedFeatureKey};
+use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse, SupportedFeatureKey};
 
 use kafka_protocol::messages::api_versions_response as kp;
 use kafka_protocol::protocol::StrBytes;

@@ -15,7 +15,7 @@ use std::hint::black_box;
 
 use bytes::Bytes;
 use kwire::{Records, Uuid};
-use kwire_messages::fetch::{FetchResponse, FetchableTopicResponse, PartitionData};
+use kwire_messages::api::fetch::{FetchResponse, FetchableTopicResponse, PartitionData};
 
 use kafka_protocol::messages::fetch_response as kp;
 

@@ -24,7 +24,7 @@ use std::hint::black_box;
 
 use bytes::Bytes;
 use kwire::{KafkaString, MessageEnum, Uuid};
-use kwire_messages::metadata::{
+use kwire_messages::api::metadata::{
     MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
 use kwire_messages::{ApiKey, Response};

@@ -12,7 +12,7 @@ mod side_by_side;
 
 use bytes::Bytes;
 use kwire::{KafkaString, Records};
-use kwire_messages::produce::{PartitionProduceData, ProduceRequest, TopicProduceData};
+use kwire_messages::api::produce::{PartitionProduceData, ProduceRequest, TopicProduceData};
 
 use kafka_protocol::messages::produce_request as kp;
 use kafka_protocol::messages::TopicName;

@@ -4,7 +4,7 @@
 
 use kwire::wire::varint::put_unsigned_varint;
 use kwire::Message;
-use kwire_messages::FetchRequest;
+use kwire_messages::api::FetchRequest;
 
 /// One hostile body of a message at a version, and what it tries.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 
 use bytes::Bytes;
 use kwire::{EncodeErrorKind, KafkaString, Message, UnknownTaggedFields};
-use kwire_messages::{frame, ApiVersionsRequest, RequestHeader};
+use kwire_messages::{api::ApiVersionsRequest, frame, RequestHeader};
 
 fn hex(text: &str) -> Vec<u8> {
     text.split_whitespace()

@@ -8,12 +8,12 @@ mod hex_fixtures;
 
 use bytes::Bytes;
 use hex_fixtures::unhex;
-use kwire_messages::api_key::Listener;
 use kwire_messages::frame::{self, FrameError};
+use kwire_messages::frame::{RequestFrame, TrailingBytes};
 use kwire_messages::net::negotiation::{
     answer_api_versions, next_step, read_api_versions_response, NextStep,
 };
-use kwire_messages::net::request_frame::{RequestFrame, TrailingBytes};
+use kwire_messages::Listener;
 use kwire_messages::{ApiKey, Request};
 
 fn captured() -> Vec<(String, Bytes)> {

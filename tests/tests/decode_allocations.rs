@@ -10,7 +10,7 @@ mod counting_allocator;
 use bytes::Bytes;
 use counting_allocator::allocated_during;
 use kwire::{KafkaString, Message, Uuid};
-use kwire_messages::metadata::{
+use kwire_messages::api::metadata::{
     MetadataResponse, MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
 

@@ -7,8 +7,8 @@
 
 use bytes::{BufMut, Bytes, BytesMut};
 use kwire::{KafkaString, Message, MessageEnum};
-use kwire_messages::api_key::Listener;
 use kwire_messages::frame::{self, FrameError};
+use kwire_messages::Listener;
 use kwire_messages::{ApiKey, ApiKeyError, Request, RequestHeader, Response, ResponseHeader};
 use kwire_tests::schema_writer::{write, Nulls, Populated};
 
@@ -205,7 +205,7 @@ fn unknown_and_retired_keys_are_frame_errors_not_panics() {
 fn api_versions_answer_lists_what_each_listener_serves() {
     let broker = ApiKey::api_versions(Listener::Broker);
     let controller = ApiKey::api_versions(Listener::Controller);
-    let has = |entries: &[kwire_messages::api_versions::ApiVersion], api: ApiKey| {
+    let has = |entries: &[kwire_messages::api::api_versions::ApiVersion], api: ApiKey| {
         entries.iter().any(|e| e.api_key == api.key())
     };
     assert!(has(&broker, ApiKey::Produce) && !has(&controller, ApiKey::Produce));

@@ -7,7 +7,7 @@ use std::error::Error;
 use bytes::Bytes;
 use kwire::{Message, Uuid, VersionRange};
 use kwire_messages::frame::{self, FrameError};
-use kwire_messages::{ApiVersionsRequest, MetadataResponse, RequestHeader};
+use kwire_messages::{api::ApiVersionsRequest, api::MetadataResponse, RequestHeader};
 use kwire_tests::codecs::{codec, RecodeError};
 
 /// The messages of `error`'s chain, outermost first.

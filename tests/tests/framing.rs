@@ -4,11 +4,11 @@
 
 use bytes::Bytes;
 use kwire::{KafkaString, Message};
-use kwire_messages::api_versions::ApiVersion;
+use kwire_messages::api::api_versions::ApiVersion;
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::{
-    ApiVersionsRequest, ApiVersionsResponse, MetadataRequest, MetadataResponse, RequestHeader,
-    ResponseHeader,
+    api::ApiVersionsRequest, api::ApiVersionsResponse, api::MetadataRequest, api::MetadataResponse,
+    RequestHeader, ResponseHeader,
 };
 
 fn api_versions_response() -> ApiVersionsResponse {

@@ -14,7 +14,7 @@
 
 use bytes::Bytes;
 use kwire::{Cx, DecodeErrorKind, KafkaString, Message, Reader, Records, Wire};
-use kwire_messages::{ApiVersionsRequest, ApiVersionsResponse, BrokerIds};
+use kwire_messages::{api::ApiVersionsRequest, api::ApiVersionsResponse, BrokerIds};
 use kwire_tests::codecs::{codec, codecs, Codec};
 use kwire_tests::probes::{count_at, probes};
 use kwire_tests::schema_writer::{write, Nulls, Populated};

@@ -3,7 +3,7 @@
 
 use kwire::json::{JsonErrorKind, Value};
 use kwire::{KafkaString, Message, MessageEnum, UnknownTaggedFields};
-use kwire_messages::{ApiKey, MetadataResponse, Request};
+use kwire_messages::{api::MetadataResponse, ApiKey, Request};
 use serde_json::json;
 
 /// A MetadataResponse v12 with two topics, the second with one partition.

@@ -14,16 +14,17 @@ use std::process::Command;
 use std::time::Duration;
 
 use kwire::KafkaString;
-use kwire_messages::create_topics::CreatableTopic;
-use kwire_messages::metadata::MetadataRequestTopic;
+use kwire_messages::api::create_topics::CreatableTopic;
+use kwire_messages::api::metadata::MetadataRequestTopic;
 use kwire_messages::net::blocking::FrameReader;
-use kwire_messages::net::error_code::ErrorCode;
 use kwire_messages::net::negotiation::{
     first_api_versions_version, next_step, Negotiated, NextStep,
 };
 use kwire_messages::net::session::{ClientSession, Received};
+use kwire_messages::ErrorCode;
 use kwire_messages::{
-    ApiKey, ApiVersionsRequest, CreateTopicsRequest, MetadataRequest, Request, Response,
+    api::ApiVersionsRequest, api::CreateTopicsRequest, api::MetadataRequest, ApiKey, Request,
+    Response,
 };
 
 /// A broker process, stopped when dropped.

@@ -97,7 +97,7 @@ fn request_header_keeps_its_flexible_override() {
 /// the draft, in the same order (docs aside: the exemplar's are hand-written).
 #[test]
 fn draft_matches_the_exemplar_apart_from_docs() {
-    let exemplar = kwire_tests::workspace_root().join("messages/src/api_versions.rs");
+    let exemplar = kwire_tests::workspace_root().join("messages/src/api/api_versions.rs");
     let exemplar = std::fs::read_to_string(&exemplar).expect("exemplar readable");
     let text = draft(&["ApiVersionsRequest", "ApiVersionsResponse"]);
     assert_eq!(code_lines(&text), code_lines(&exemplar));
@@ -235,7 +235,7 @@ fn broker_id_lists_are_broker_ids() {
             "    pub replica_nodes: BrokerIds,",
         ],
     );
-    let committed = kwire_tests::workspace_root().join("messages/src/metadata.rs");
+    let committed = kwire_tests::workspace_root().join("messages/src/api/metadata.rs");
     let committed = std::fs::read_to_string(&committed).expect("metadata.rs readable");
     assert_eq!(code_lines(&text), code_lines(&committed));
 }

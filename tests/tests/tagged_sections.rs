@@ -12,7 +12,7 @@ use kwire::{
     Cx, DecodeErrorKind, EncodeErrorKind, Message, RawTaggedField, Reader, UnknownTaggedFields,
     Wire,
 };
-use kwire_messages::{ApiVersionsResponse, FetchRequest, RequestHeader};
+use kwire_messages::{api::ApiVersionsResponse, api::FetchRequest, RequestHeader};
 use kwire_tests::probes;
 
 fn header_with_tags(tags: impl ExactSizeIterator<Item = u32>) -> Bytes {

@@ -4,9 +4,9 @@
 //! version outside the range) closes the connection, as Kafka's broker does when a
 //! request cannot be parsed; clients only send what was advertised.
 
-use kwire_messages::api_versions::ApiVersion;
-use kwire_messages::net::error_code::ErrorCode;
-use kwire_messages::{ApiKey, ApiVersionsResponse, Request, Response};
+use kwire_messages::api::api_versions::ApiVersion;
+use kwire_messages::ErrorCode;
+use kwire_messages::{api::ApiVersionsResponse, ApiKey, Request, Response};
 
 use crate::handlers;
 use crate::Broker;

@@ -12,11 +12,11 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use futures_util::StreamExt;
-use kwire_messages::api_key::Listener;
 use kwire_messages::frame::{self, FrameError};
+use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
 use kwire_messages::net::codec::KafkaFrameCodec;
 use kwire_messages::net::negotiation::answer_api_versions;
-use kwire_messages::net::request_frame::{RequestError, RequestFrame, TrailingBytes};
+use kwire_messages::Listener;
 use kwire_messages::{ApiKey, Request, ResponseHeader};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;

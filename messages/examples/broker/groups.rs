@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::ErrorCode;
 use tokio::sync::oneshot;
 
 /// Kafka's `group.min.session.timeout.ms` / `group.max.session.timeout.ms`.

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use bytes::{Bytes, BytesMut};
 use kwire::records::{Batches, RecordBatch};
 use kwire::Uuid;
-use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::ErrorCode;
 
 /// The leader epoch of every partition: one broker, never re-elected.
 pub const LEADER_EPOCH: i32 = 0;

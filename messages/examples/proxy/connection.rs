@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use kwire::KafkaString;
-use kwire_messages::net::request_frame::RequestFrame;
+use kwire_messages::frame::RequestFrame;
 use kwire_messages::net::splitter::FrameSplitter;
 use kwire_messages::{frame, ApiKey, Request};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};

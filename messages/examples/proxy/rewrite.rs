@@ -66,9 +66,9 @@ pub fn endpoints(response: &mut Response, version: i16) -> Vec<Endpoint<'_>> {
 
 #[cfg(test)]
 mod tests {
-    use kwire_messages::find_coordinator::Coordinator;
-    use kwire_messages::metadata::MetadataResponseBroker;
-    use kwire_messages::{FindCoordinatorResponse, MetadataResponse};
+    use kwire_messages::api::find_coordinator::Coordinator;
+    use kwire_messages::api::metadata::MetadataResponseBroker;
+    use kwire_messages::{api::FindCoordinatorResponse, api::MetadataResponse};
 
     use super::*;
 

@@ -9,11 +9,9 @@
 use std::fmt::{self, Write as _};
 
 use bytes::Bytes;
+use kwire_messages::frame::{RequestFrame, TrailingBytes};
 use kwire_messages::net::negotiation::read_api_versions_response;
-use kwire_messages::net::request_frame::{RequestFrame, TrailingBytes};
-use kwire_messages::{
-    frame, ApiKey, FrameError, Request, RequestHeader, Response, ResponseHeader,
-};
+use kwire_messages::{frame, ApiKey, FrameError, Request, RequestHeader, Response, ResponseHeader};
 
 use crate::error::chain;
 

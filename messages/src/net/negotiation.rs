@@ -16,12 +16,12 @@ use std::fmt;
 use bytes::Bytes;
 use kwire::{Message, VersionRange};
 
-use crate::api_key::Listener;
-use crate::api_versions::ApiVersion;
+use crate::api::api_versions::ApiVersion;
+use crate::frame::RequestFrame;
 use crate::frame::{self, FrameError};
-use crate::net::error_code::ErrorCode;
-use crate::net::request_frame::RequestFrame;
-use crate::{ApiKey, ApiVersionsResponse, ResponseHeader};
+use crate::ErrorCode;
+use crate::Listener;
+use crate::{api::ApiVersionsResponse, ApiKey, ResponseHeader};
 
 /// Why an API has no version to use with a broker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -70,7 +70,7 @@ pub struct ApiChoice {
 /// The outcome of negotiation: for each API this side supports, the version to use.
 ///
 /// ```
-/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
 /// use kwire_messages::net::negotiation::Negotiated;
 /// use kwire_messages::ApiKey;
 ///
@@ -89,7 +89,7 @@ pub struct Negotiated {
 }
 
 impl Negotiated {
-    /// Negotiates every API of the [API table](crate::apis), at its stable versions
+    /// Negotiates every API of the [API table](crate::api_table), at its stable versions
     /// (Kafka leaves a latest version marked unstable out), with `broker`'s answer.
     pub fn with_broker(broker: &ApiVersionsResponse) -> Self {
         let ours = ApiKey::ALL.iter().filter_map(|&api| {
@@ -145,7 +145,7 @@ impl Negotiated {
 /// offer the API, `none in common` when the ranges do not meet).
 ///
 /// ```
-/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
 /// use kwire_messages::net::negotiation::Negotiated;
 ///
 /// let broker = ApiVersionsResponse::default().with_api_keys(vec![
@@ -239,7 +239,7 @@ pub enum NextStep {
 /// Decides what follows the broker's ApiVersions answer to a request at `sent`.
 ///
 /// ```
-/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
 /// use kwire_messages::net::negotiation::{next_step, NextStep};
 ///
 /// // A broker that knows ApiVersions v0-v3, asked at v5.
@@ -277,10 +277,10 @@ pub fn next_step(sent: i16, response: &ApiVersionsResponse) -> Result<NextStep, 
 ///
 /// ```
 /// use kwire::KafkaString;
-/// use kwire_messages::api_key::Listener;
+/// use kwire_messages::Listener;
 /// use kwire_messages::net::negotiation::{answer_api_versions, read_api_versions_response};
-/// use kwire_messages::net::request_frame::RequestFrame;
-/// use kwire_messages::{frame, ApiVersionsRequest, RequestHeader};
+/// use kwire_messages::frame::RequestFrame;
+/// use kwire_messages::{frame, api::ApiVersionsRequest, RequestHeader};
 ///
 /// let header = RequestHeader::default().with_request_api_key(18).with_request_api_version(3);
 /// let request = frame::encode_request(&header, &ApiVersionsRequest::default()).unwrap();
@@ -320,7 +320,7 @@ mod tests {
     use kwire::KafkaString;
 
     use super::*;
-    use crate::{ApiVersionsRequest, RequestHeader};
+    use crate::{api::ApiVersionsRequest, RequestHeader};
 
     fn ask(version: i16, correlation_id: i32) -> RequestFrame {
         let header = RequestHeader::default()

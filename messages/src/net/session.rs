@@ -59,7 +59,7 @@ pub struct Received {
 ///
 /// ```
 /// use kwire_messages::net::session::ClientSession;
-/// use kwire_messages::{frame, HeartbeatRequest, HeartbeatResponse, Request, Response, ResponseHeader};
+/// use kwire_messages::{frame, api::HeartbeatRequest, api::HeartbeatResponse, Request, Response, ResponseHeader};
 ///
 /// let mut session = ClientSession::new(Some("my-client".into()));
 /// let first = session.send(&Request::Heartbeat(HeartbeatRequest::default()), 4).unwrap();
@@ -177,7 +177,10 @@ mod tests {
     use kwire::Message;
 
     use super::*;
-    use crate::{ApiVersionsRequest, ApiVersionsResponse, HeartbeatRequest, HeartbeatResponse};
+    use crate::{
+        api::ApiVersionsRequest, api::ApiVersionsResponse, api::HeartbeatRequest,
+        api::HeartbeatResponse,
+    };
 
     fn answer<M: Message>(correlation_id: i32, body: &M, version: i16) -> Bytes {
         let header = ResponseHeader::default().with_correlation_id(correlation_id);

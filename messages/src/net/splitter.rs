@@ -4,7 +4,7 @@
 //! length `N`, then `N` bytes (header and body). [`FrameSplitter`] takes whatever
 //! bytes the socket gave, in pieces of any size, and hands back each whole frame,
 //! its length prefix included (the unit [`crate::frame`],
-//! [`RequestFrame`](super::request_frame::RequestFrame) and
+//! [`RequestFrame`](kwire_messages::frame::RequestFrame) and
 //! [`ClientSession`](super::session::ClientSession) read), without copying it. The prefix is
 //! checked as soon as its 4 bytes are there, before any of the frame is buffered: a
 //! negative length or one above the maximum frame size is an error

@@ -1,5 +1,5 @@
 //! First drafts of message files: Rust source for Kafka schemas, following the
-//! conventions of `messages/src/` (derives, `#[kafka]` attributes, `about` as doc
+//! conventions of `messages/src/api/` (derives, `#[kafka]` attributes, `about` as doc
 //! comments, nested structs and commonStructs, `unknown_tagged`, `#[non_exhaustive]`).
 //!
 //! A draft is a starting point: read it against the JSON, give each struct and the
@@ -219,10 +219,7 @@ fn uses(body: &str) -> Vec<String> {
     }
     match wire.len() {
         0 => {}
-        1 => lines.push(format!(
-            "use kwire::{};",
-            wire.iter().next().unwrap_or(&"")
-        )),
+        1 => lines.push(format!("use kwire::{};", wire.iter().next().unwrap_or(&""))),
         _ => lines.push(format!(
             "use kwire::{{{}}};",
             wire.into_iter().collect::<Vec<_>>().join(", ")

@@ -4,14 +4,14 @@
 use std::time::Instant;
 
 use kwire::KafkaString;
-use kwire_messages::find_coordinator::Coordinator;
-use kwire_messages::join_group::JoinGroupResponseMember;
-use kwire_messages::leave_group::MemberResponse;
-use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::api::find_coordinator::Coordinator;
+use kwire_messages::api::join_group::JoinGroupResponseMember;
+use kwire_messages::api::leave_group::MemberResponse;
+use kwire_messages::ErrorCode;
 use kwire_messages::{
-    FindCoordinatorRequest, FindCoordinatorResponse, HeartbeatRequest, HeartbeatResponse,
-    JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, SyncGroupRequest,
-    SyncGroupResponse,
+    api::FindCoordinatorRequest, api::FindCoordinatorResponse, api::HeartbeatRequest,
+    api::HeartbeatResponse, api::JoinGroupRequest, api::JoinGroupResponse, api::LeaveGroupRequest,
+    api::LeaveGroupResponse, api::SyncGroupRequest, api::SyncGroupResponse,
 };
 
 use crate::groups::{JoinOutcome, JoinParams, Reply, SyncOutcome};

@@ -6,9 +6,9 @@
 use std::time::{Duration, Instant};
 
 use kwire::Records;
-use kwire_messages::fetch::{FetchableTopicResponse, PartitionData};
-use kwire_messages::net::error_code::ErrorCode;
-use kwire_messages::{FetchRequest, FetchResponse};
+use kwire_messages::api::fetch::{FetchableTopicResponse, PartitionData};
+use kwire_messages::ErrorCode;
+use kwire_messages::{api::FetchRequest, api::FetchResponse};
 
 use crate::handlers::topic_name;
 use crate::log::Topics;

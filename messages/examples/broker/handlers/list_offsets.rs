@@ -1,12 +1,12 @@
 //! ListOffsets (earliest, latest, max timestamp, by timestamp) and
 //! OffsetForLeaderEpoch (one epoch, 0, that ends at the log end).
 
-use kwire_messages::list_offsets::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
-use kwire_messages::net::error_code::ErrorCode;
-use kwire_messages::offset_for_leader_epoch::{EpochEndOffset, OffsetForLeaderTopicResult};
+use kwire_messages::api::list_offsets::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
+use kwire_messages::api::offset_for_leader_epoch::{EpochEndOffset, OffsetForLeaderTopicResult};
+use kwire_messages::ErrorCode;
 use kwire_messages::{
-    ListOffsetsRequest, ListOffsetsResponse, OffsetForLeaderEpochRequest,
-    OffsetForLeaderEpochResponse,
+    api::ListOffsetsRequest, api::ListOffsetsResponse, api::OffsetForLeaderEpochRequest,
+    api::OffsetForLeaderEpochResponse,
 };
 
 use crate::log::LEADER_EPOCH;

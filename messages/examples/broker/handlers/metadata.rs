@@ -1,13 +1,14 @@
 //! Metadata (with Kafka's auto-creation) and DescribeCluster.
 
 use kwire::{KafkaString, Uuid};
-use kwire_messages::describe_cluster::DescribeClusterBroker;
-use kwire_messages::metadata::{
+use kwire_messages::api::describe_cluster::DescribeClusterBroker;
+use kwire_messages::api::metadata::{
     MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
 };
-use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::ErrorCode;
 use kwire_messages::{
-    DescribeClusterRequest, DescribeClusterResponse, MetadataRequest, MetadataResponse,
+    api::DescribeClusterRequest, api::DescribeClusterResponse, api::MetadataRequest,
+    api::MetadataResponse,
 };
 
 use crate::handlers::topics::valid_topic_name;

@@ -22,5 +22,5 @@ pub fn topic_name(topics: &Topics, name: &KafkaString, id: &Uuid) -> Result<Stri
     topics
         .name_of(id)
         .map(str::to_owned)
-        .ok_or(kwire_messages::net::error_code::ErrorCode::UnknownTopicId.code())
+        .ok_or(kwire_messages::ErrorCode::UnknownTopicId.code())
 }

@@ -3,15 +3,16 @@
 use std::time::Instant;
 
 use kwire::{KafkaString, Uuid};
-use kwire_messages::offset_commit::{
+use kwire_messages::api::offset_commit::{
     OffsetCommitResponsePartition, OffsetCommitResponseTopic,
 };
-use kwire_messages::offset_fetch::{
+use kwire_messages::api::offset_fetch::{
     OffsetFetchResponseGroup, OffsetFetchResponsePartition, OffsetFetchResponsePartitions,
     OffsetFetchResponseTopic, OffsetFetchResponseTopics,
 };
 use kwire_messages::{
-    OffsetCommitRequest, OffsetCommitResponse, OffsetFetchRequest, OffsetFetchResponse,
+    api::OffsetCommitRequest, api::OffsetCommitResponse, api::OffsetFetchRequest,
+    api::OffsetFetchResponse,
 };
 
 use crate::groups::Committed;

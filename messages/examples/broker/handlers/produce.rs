@@ -1,8 +1,8 @@
 //! Produce: batches stored as written, offsets assigned by the log.
 
-use kwire_messages::net::error_code::ErrorCode;
-use kwire_messages::produce::{PartitionProduceResponse, TopicProduceResponse};
-use kwire_messages::{ProduceRequest, ProduceResponse};
+use kwire_messages::api::produce::{PartitionProduceResponse, TopicProduceResponse};
+use kwire_messages::ErrorCode;
+use kwire_messages::{api::ProduceRequest, api::ProduceResponse};
 
 use crate::handlers::topic_name;
 use crate::Broker;

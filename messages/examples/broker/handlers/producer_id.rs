@@ -4,8 +4,8 @@
 
 use std::sync::atomic::Ordering;
 
-use kwire_messages::net::error_code::ErrorCode;
-use kwire_messages::{InitProducerIdRequest, InitProducerIdResponse};
+use kwire_messages::ErrorCode;
+use kwire_messages::{api::InitProducerIdRequest, api::InitProducerIdResponse};
 
 use crate::Broker;
 

@@ -1,11 +1,12 @@
 //! CreateTopics and DeleteTopics.
 
 use kwire::{KafkaString, Uuid};
-use kwire_messages::create_topics::CreatableTopicResult;
-use kwire_messages::delete_topics::DeletableTopicResult;
-use kwire_messages::net::error_code::ErrorCode;
+use kwire_messages::api::create_topics::CreatableTopicResult;
+use kwire_messages::api::delete_topics::DeletableTopicResult;
+use kwire_messages::ErrorCode;
 use kwire_messages::{
-    CreateTopicsRequest, CreateTopicsResponse, DeleteTopicsRequest, DeleteTopicsResponse,
+    api::CreateTopicsRequest, api::CreateTopicsResponse, api::DeleteTopicsRequest,
+    api::DeleteTopicsResponse,
 };
 
 use crate::Broker;

@@ -12,7 +12,7 @@ use kwire_messages::net::negotiation::{
     first_api_versions_version, next_step, Negotiated, NextStep,
 };
 use kwire_messages::net::session::ClientSession;
-use kwire_messages::{ApiVersionsRequest, Request, Response};
+use kwire_messages::{api::ApiVersionsRequest, Request, Response};
 
 use crate::cli::VersionsArgs;
 use crate::error::CliError;

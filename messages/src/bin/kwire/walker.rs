@@ -11,8 +11,8 @@ use std::ops::Range;
 
 use kwire::schema::{FieldSchema, MessageSchema, StructSchema, TypeSchema};
 use kwire::{Cx, DecodeError, DecodeErrorKind, Reader, Uuid, Wire};
-use kwire_messages::net::error_code::ErrorCode;
 use kwire_messages::ApiKey;
+use kwire_messages::ErrorCode;
 
 use crate::{names, records};
 

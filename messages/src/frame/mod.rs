@@ -1,6 +1,6 @@
 //! Framing: `[int32 length][header][body]`, as requests and responses travel on a
 //! connection. The header version follows from the body's version: flexible bodies
-//! take the flexible header, except where the [API table](crate::apis) says a
+//! take the flexible header, except where the [API table](crate::api_table) says a
 //! response header is always v0 (ApiVersions, so that a client can read it whatever
 //! version it asked for).
 //!
@@ -15,6 +15,10 @@ use kwire::{
     DecodeError, DispatchError, EncodeError, Message, Reader, RequestEnum, ResponseEnum,
     WithMessage,
 };
+
+mod request_frame;
+
+pub use request_frame::{DecodedBody, RequestError, RequestFrame, TrailingBytes};
 
 use crate::header;
 use crate::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
@@ -147,7 +151,7 @@ fn frame_around<H: Message>(
 ///
 /// ```
 /// use kwire::KafkaString;
-/// use kwire_messages::{frame, ApiVersionsRequest, RequestHeader};
+/// use kwire_messages::{frame, api::ApiVersionsRequest, RequestHeader};
 ///
 /// let header = RequestHeader::default()
 ///     .with_request_api_key(18)
@@ -254,7 +258,7 @@ pub fn split_response(
 /// Frames whichever request `request` holds, like [`encode_request`].
 ///
 /// ```
-/// use kwire_messages::{frame, ApiVersionsRequest, Request, RequestHeader};
+/// use kwire_messages::{frame, api::ApiVersionsRequest, Request, RequestHeader};
 ///
 /// let header = RequestHeader::default()
 ///     .with_request_api_key(18)
@@ -321,7 +325,7 @@ pub fn decode_request_enum<R: RequestEnum>(
 /// Reads any Kafka response frame, answering a request to `api` made at `version`.
 ///
 /// ```
-/// use kwire_messages::{frame, ApiKey, HeartbeatResponse, Response, ResponseHeader};
+/// use kwire_messages::{frame, ApiKey, api::HeartbeatResponse, Response, ResponseHeader};
 ///
 /// let header = ResponseHeader::default().with_correlation_id(5);
 /// let response = Response::Heartbeat(HeartbeatResponse::default());

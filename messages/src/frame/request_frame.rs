@@ -19,8 +19,8 @@
 use bytes::Bytes;
 use kwire::{Message, Reader, RequestEnum};
 
-use crate::api_key::ApiKeyError;
 use crate::frame::{self, FrameError};
+use crate::ApiKeyError;
 use crate::{header, ApiKey, RequestHeader};
 
 /// What reading a request body does with bytes after the body.
@@ -37,7 +37,7 @@ pub enum TrailingBytes {
 
 /// A request frame whose header has been read and whose body has not (yet).
 ///
-/// The header is read for any API key: for the keys of the [API table](crate::apis)
+/// The header is read for any API key: for the keys of the [API table](crate::api_table)
 /// at the header version the table gives for the request's version, and for any
 /// other key at header version 1 (API key, version, correlation id and client id,
 /// which every header version from 1 up starts with), so that a server can answer or
@@ -45,7 +45,7 @@ pub enum TrailingBytes {
 ///
 /// ```
 /// use bytes::Bytes;
-/// use kwire_messages::net::request_frame::{RequestFrame, TrailingBytes};
+/// use kwire_messages::frame::{RequestFrame, TrailingBytes};
 /// use kwire_messages::{ApiKey, Request};
 ///
 /// // librdkafka 2.16.0's MetadataRequest v12, three bytes longer than its body.
@@ -211,7 +211,7 @@ mod tests {
     use kwire::{DecodeErrorKind, KafkaString};
 
     use super::*;
-    use crate::{frame, HeartbeatRequest, MetadataRequest, Request};
+    use crate::{api::HeartbeatRequest, api::MetadataRequest, frame, Request};
 
     const LIBRDKAFKA_METADATA_V12: &str =
         "000000230003000c000000030011696e7465726f702d636f6e666c75656e740000000000010000";

@@ -5,7 +5,7 @@ use std::fmt;
 
 use kwire::VersionRange;
 
-use crate::api_versions::ApiVersion;
+use crate::api::api_versions::ApiVersion;
 use crate::registry::RETIRED_API_KEYS;
 use crate::ApiKey;
 
@@ -136,7 +136,7 @@ impl ApiKey {
     /// order: what a server built on this crate answers ApiVersions with.
     ///
     /// ```
-    /// use kwire_messages::api_key::Listener;
+    /// use kwire_messages::Listener;
     /// use kwire_messages::ApiKey;
     ///
     /// let entries = ApiKey::api_versions(Listener::Broker);

@@ -6,7 +6,7 @@ use kwire::{KafkaString, UnknownTaggedFields};
 ///
 /// ```
 /// use kwire::{KafkaString, Message};
-/// use kwire_messages::ApiVersionsRequest;
+/// use kwire_messages::api::ApiVersionsRequest;
 ///
 /// let request = ApiVersionsRequest::default()
 ///     .with_client_software_name(KafkaString::from_static("u03-app"))
@@ -42,7 +42,7 @@ pub struct ApiVersionsRequest {
 ///
 /// ```
 /// use kwire::Message;
-/// use kwire_messages::api_versions::{ApiVersion, ApiVersionsResponse};
+/// use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
 ///
 /// let version = ApiVersion::default()
 ///     .with_api_key(18)

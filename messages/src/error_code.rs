@@ -36,7 +36,7 @@ macro_rules! error_codes {
         /// for any other.
         ///
         /// ```
-        /// use kwire_messages::net::error_code::ErrorCode;
+        /// use kwire_messages::ErrorCode;
         ///
         /// assert_eq!(ErrorCode::from_code(35), ErrorCode::UnsupportedVersion);
         /// assert_eq!(ErrorCode::UnsupportedVersion.code(), 35);

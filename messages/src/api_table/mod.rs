@@ -1,11 +1,19 @@
-//! The API table: every live Kafka API, once, in key order.
+//! The API table: every live Kafka API, once, in key order, and what follows from
+//! it.
 //!
-//! Each entry names the API, its module and its request and response types; the
-//! key, versions, listeners and everything else come from the types' schemas. From
-//! this one list come [`ApiKey`], the [`Request`] and [`Response`] enums, the
-//! re-exports of every request and response at the crate root, and the registry.
-//! Adding an API is its module file, its `pub mod` line in `lib.rs` and one entry
-//! here.
+//! Each entry names the API, its module under [`crate::api`] and its request and
+//! response types; the key, versions, listeners and everything else come from the
+//! types' schemas. From this one list come [`ApiKey`], the [`Request`] and
+//! [`Response`] enums, the request and response types at [`crate::api`]'s top, and
+//! the [registry](crate::registry). Adding an API is its module file under `api/`,
+//! its `pub mod` line in `api/mod.rs` and one entry here.
+
+#[macro_use]
+mod expand;
+pub(crate) mod api_key;
+pub mod registry;
+
+pub use api_key::{ApiKeyError, Listener};
 
 api_table! {
     Produce = produce::{ProduceRequest, ProduceResponse},

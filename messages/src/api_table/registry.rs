@@ -48,7 +48,7 @@ pub trait MessageVisitor {
 pub fn visit_all(visitor: &mut impl MessageVisitor) {
     visitor.visit::<crate::header::RequestHeader>();
     visitor.visit::<crate::header::ResponseHeader>();
-    crate::apis::visit_apis(visitor);
+    crate::api_table::visit_apis(visitor);
     visitor.visit::<crate::data::AbortedTxn>();
     visitor.visit::<crate::data::ConsumerProtocolAssignment>();
     visitor.visit::<crate::data::ConsumerProtocolSubscription>();

@@ -1,4 +1,4 @@
-//! What the API table in [`apis`](crate::apis) expands to. The table names each
+//! What the [API table](super) expands to. The table names each
 //! API once; everything else about it (its key, versions, listeners, header
 //! versions) is read from its request and response types' schemas, so nothing here
 //! can drift from the structs.
@@ -10,9 +10,13 @@ macro_rules! api_table {
         $api:ident = $module:ident::{$request:ident, $response:ident $(,)?}
         $(with $rule:ident)?
     ),* $(,)?) => {
-        $(
-            pub use $crate::$module::{$request, $response};
-        )*
+        /// Every request and response, re-exported as [`crate::api`]'s own items.
+        pub mod requests_and_responses {
+            $(
+                pub use $crate::api::$module::{$request, $response};
+            )*
+        }
+        use requests_and_responses::*;
 
         // The table pairs each request with the response its type names.
         const _: fn() = || {
@@ -94,7 +98,7 @@ macro_rules! api_table {
         ///
         /// ```
         /// use kwire::{Message, MessageEnum};
-        /// use kwire_messages::{ApiKey, ApiVersionsRequest, Request};
+        /// use kwire_messages::{ApiKey, api::ApiVersionsRequest, Request};
         ///
         /// let bytes = ApiVersionsRequest::default().encode(3).unwrap();
         /// let request = Request::decode(18, 3, &bytes).unwrap();
@@ -114,7 +118,7 @@ macro_rules! api_table {
         ///
         /// ```
         /// use kwire::{Message, MessageEnum};
-        /// use kwire_messages::{ApiKey, HeartbeatResponse, Response};
+        /// use kwire_messages::{ApiKey, api::HeartbeatResponse, Response};
         ///
         /// let bytes = HeartbeatResponse::default().with_error_code(27).encode(4).unwrap();
         /// let response = Response::decode(12, 4, &bytes).unwrap();
