@@ -40,7 +40,6 @@ pub mod control_records;
 pub mod data;
 pub mod frame;
 pub mod header;
-pub mod net;
 
 pub use api_table::registry;
 pub use api_table::{ApiKey, ApiKeyError, Listener, Request, Response};

@@ -7,9 +7,22 @@
 set -eu
 CACHE=${KAFKA_WIRE_INTEROP_CACHE:-$HOME/.cache/kafka-wire-interop}
 VENV=$CACHE/clients-venv
-if ! ls "$VENV"/lib/python3*/site-packages/confluent_kafka.libs/librdkafka-*.so.1 >/dev/null 2>&1; then
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check confluent-kafka==2.16.1 >&2
+installed() {
+    ls "$VENV"/lib/python3*/site-packages/confluent_kafka.libs/librdkafka-*.so.1 >/dev/null 2>&1
+}
+if ! installed; then
+    # Several kcats start at once on a fresh machine: one installs, the others
+    # wait for it (a half-made venv has a python but no pip yet).
+    mkdir -p "$CACHE"
+    exec 9>"$CACHE/clients-venv.lock"
+    flock 9
+    if ! installed; then
+        [ -x "$VENV/bin/python" ] && "$VENV/bin/python" -m pip --version >/dev/null 2>&1 \
+            || python3 -m venv --clear "$VENV"
+        "$VENV/bin/python" -m pip install -q --disable-pip-version-check confluent-kafka==2.16.1 >&2
+    fi
+    flock -u 9
+    exec 9>&-
 fi
 LIB=$(ls "$VENV"/lib/python3*/site-packages/confluent_kafka.libs/librdkafka-*.so.1 | head -n 1)
 mkdir -p "$CACHE/kcat-librdkafka"

@@ -10,11 +10,11 @@ use bytes::Bytes;
 use hex_fixtures::unhex;
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::frame::{RequestFrame, TrailingBytes};
-use kwire_messages::net::negotiation::{
-    answer_api_versions, next_step, read_api_versions_response, NextStep,
-};
 use kwire_messages::Listener;
 use kwire_messages::{ApiKey, Request};
+use kwire_net::negotiation::{
+    answer_api_versions, next_step, read_api_versions_response, NextStep,
+};
 
 fn captured() -> Vec<(String, Bytes)> {
     hex_fixtures::load("captured")

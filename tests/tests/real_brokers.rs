@@ -16,16 +16,14 @@ use std::time::Duration;
 use kwire::KafkaString;
 use kwire_messages::api::create_topics::CreatableTopic;
 use kwire_messages::api::metadata::MetadataRequestTopic;
-use kwire_messages::net::blocking::FrameReader;
-use kwire_messages::net::negotiation::{
-    first_api_versions_version, next_step, Negotiated, NextStep,
-};
-use kwire_messages::net::session::{ClientSession, Received};
 use kwire_messages::ErrorCode;
 use kwire_messages::{
     api::ApiVersionsRequest, api::CreateTopicsRequest, api::MetadataRequest, ApiKey, Request,
     Response,
 };
+use kwire_net::blocking::FrameReader;
+use kwire_net::negotiation::{first_api_versions_version, next_step, Negotiated, NextStep};
+use kwire_net::session::{ClientSession, Received};
 
 /// A broker process, stopped when dropped.
 struct Broker {

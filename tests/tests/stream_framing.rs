@@ -9,8 +9,9 @@ mod counting_allocator;
 use std::io::Cursor;
 
 use counting_allocator::allocated_during;
-use kwire_messages::net::blocking::{FrameIoError, FrameReader};
-use kwire_messages::net::splitter::{FrameSplitError, FrameSplitter, DEFAULT_MAX_FRAME_SIZE};
+use kwire_net::blocking::FrameReader;
+use kwire_net::splitter::{FrameSplitError, FrameSplitter, DEFAULT_MAX_FRAME_SIZE};
+use kwire_net::FrameIoError;
 
 #[test]
 fn an_oversize_prefix_is_refused_without_allocating_it() {

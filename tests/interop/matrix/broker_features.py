@@ -1,4 +1,4 @@
-"""What our broker example does beyond the matrix, checked with real clients and
+"""What our broker (kwire-broker) does beyond the matrix, checked with real clients and
 hand-written Fetch requests: acks 0, 1 and -1; ListOffsets earliest, latest and
 by timestamp; Fetch long polling (max_wait_ms, min_bytes, woken by a produce);
 DeleteTopics.

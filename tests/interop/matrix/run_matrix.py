@@ -20,7 +20,7 @@ the proxy's per-API counts, and timings. Exits 1 on any failing cell, any
 client run failure not covered by a documented broker limit (LIMITS in run_matrix.py),
 any proxy mismatch or decode failure, or any process that does not stop
 cleanly. --direct skips the proxy (clients talk to tansu / noida-db
-directly), for when the proxy example is not there yet.
+directly), for when the proxy is not there yet.
 
 Python 3 standard library only; the clients run in the venv and node
 modules that ../produce_capture_all.py installs.
@@ -127,24 +127,27 @@ def install(args, clients):
 
 
 def build(args):
-    """cargo build of the broker and proxy examples; returns ({name: path or None}, note)."""
-    target = os.environ.get("CARGO_TARGET_DIR") or "target"
-    exdir = os.path.join(ROOT, target, "debug", "examples")
-    paths = {n: os.path.join(exdir, n) for n in ("broker", "proxy")}
+    """Installs the broker and proxy binaries (kwire-broker, kwire-proxy) with
+    `cargo install --path`, as a user would, into target/interop-bin; returns
+    ({name: path or None}, note)."""
+    target = os.path.abspath(os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target"))
+    root = os.path.join(target, "interop-bin")
+    paths = {n: os.path.join(root, "bin", "kwire-" + n) for n in ("broker", "proxy")}
     note = None
     if not args.no_build:
-        cmd = ["cargo", "build", "-q", "-p", "kwire-messages", "--features", "tokio",
-               "--example", "broker", "--example", "proxy"]
-        say("$ " + " ".join(cmd))
-        r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True)
-        if r.returncode != 0:
-            tail = "\n".join(r.stdout.strip().splitlines()[-15:])
-            if not args.direct:
-                raise RuntimeError("cargo build of the examples failed:\n" + tail)
-            note = ("cargo build of the examples failed (--direct: going on without them):\n"
-                    + tail)
-            return {n: None for n in paths}, note
+        for name in paths:
+            cmd = ["cargo", "install", "--quiet", "--locked", "--force", "--path",
+                   os.path.join("apps", name), "--root", root, "--target-dir", target]
+            say("$ " + " ".join(cmd))
+            r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+            if r.returncode != 0:
+                tail = "\n".join(r.stdout.strip().splitlines()[-15:])
+                if not args.direct:
+                    raise RuntimeError("cargo install of kwire-%s failed:\n%s" % (name, tail))
+                note = ("cargo install of kwire-%s failed (--direct: going on without it):\n%s"
+                        % (name, tail))
+                return {n: None for n in paths}, note
     found = {n: (p if os.access(p, os.X_OK) else None) for n, p in paths.items()}
     return found, note
 
@@ -463,7 +466,7 @@ def parse_args():
     ap.add_argument("--pidfile-prefix", metavar="PREFIX",
                     help="broker.py pidfiles are PREFIX{tansu,noida}.pid (default: temp dir)")
     ap.add_argument("--keep", action="store_true", help="keep the logs even on success")
-    ap.add_argument("--no-build", action="store_true", help="use the examples as built")
+    ap.add_argument("--no-build", action="store_true", help="use the binaries installed in target/interop-bin as they are")
     ap.add_argument("--no-install", action="store_true", help="install nothing")
     args = ap.parse_args()
     if not 1 <= args.count <= 9999:
@@ -519,8 +522,8 @@ def main():
         for name in args.setups:
             if name == "kafka-wire" and not ctx.binaries["broker"] and args.direct:
                 result["setups"].append({"name": name, "status": "skipped",
-                                         "error": "no broker example binary", "cells": []})
-                result["notes"].append("kafka-wire skipped: no broker example binary")
+                                         "error": "no kwire-broker binary", "cells": []})
+                result["notes"].append("kafka-wire skipped: no kwire-broker binary")
                 continue
             res = run_setup(ctx, name)
             result["setups"].append(res)

@@ -1,6 +1,6 @@
 """The three broker setups of the matrix, each on fresh processes.
 
-    kafka-wire  our broker example:  broker --listen 127.0.0.1:PORT
+    kafka-wire  kwire-broker:  kwire-broker --listen 127.0.0.1:PORT
     tansu       broker.py start tansu, then our proxy in front of it:
                 proxy --listen 127.0.0.1:PORT --upstream 127.0.0.1:P --report FILE
     noida-db    the same with broker.py start noida
@@ -57,10 +57,10 @@ class Setup:
     def start(self):
         if self.name == "kafka-wire":
             if not self.binaries.get("broker"):
-                raise RuntimeError("no broker binary (target/debug/examples/broker)")
+                raise RuntimeError("no kwire-broker binary (target/interop-bin/bin/kwire-broker)")
             self.broker_proc, port = self._spawn_ours("broker", [
                 self.binaries["broker"], "--listen", "127.0.0.1:%d" % self._port()])
-            self.description = "our broker example at 127.0.0.1:%d" % port
+            self.description = "kwire-broker at 127.0.0.1:%d" % port
             self.bootstrap = "127.0.0.1:%d" % port
             return self.bootstrap
         kind = THIRD_PARTY[self.name]
@@ -72,7 +72,7 @@ class Setup:
             self.bootstrap = "127.0.0.1:%d" % upstream
             return self.bootstrap
         if not self.binaries.get("proxy"):
-            raise RuntimeError("no proxy binary (target/debug/examples/proxy); "
+            raise RuntimeError("no kwire-proxy binary (target/interop-bin/bin/kwire-proxy); "
                                "use --direct to run without it")
         self.report_path = os.path.join(self.dir, "proxy-report.json")
         self.proxy_proc, port = self._spawn_ours("proxy", [

@@ -2,7 +2,7 @@
 //! and print each API with our versions, the broker's and the version we will use.
 //!
 //! ```text
-//! cargo run -p kwire-messages --example api_versions -- 127.0.0.1:9092
+//! cargo run -p kwire-net --features blocking --example api_versions -- 127.0.0.1:9092
 //! ```
 
 use std::io::Write;
@@ -10,10 +10,10 @@ use std::net::TcpStream;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use kwire_messages::net::blocking::FrameReader;
-use kwire_messages::net::negotiation::{first_api_versions_version, next_step, NextStep};
-use kwire_messages::net::session::ClientSession;
 use kwire_messages::{api::ApiVersionsRequest, Request, Response};
+use kwire_net::blocking::FrameReader;
+use kwire_net::negotiation::{first_api_versions_version, next_step, NextStep};
+use kwire_net::session::ClientSession;
 
 fn main() -> ExitCode {
     let Some(address) = std::env::args().nth(1) else {

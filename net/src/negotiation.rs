@@ -16,12 +16,12 @@ use std::fmt;
 use bytes::Bytes;
 use kwire::{Message, VersionRange};
 
-use crate::api::api_versions::ApiVersion;
-use crate::frame::RequestFrame;
-use crate::frame::{self, FrameError};
-use crate::ErrorCode;
-use crate::Listener;
-use crate::{api::ApiVersionsResponse, ApiKey, ResponseHeader};
+use kwire_messages::api::api_versions::ApiVersion;
+use kwire_messages::frame::RequestFrame;
+use kwire_messages::frame::{self, FrameError};
+use kwire_messages::ErrorCode;
+use kwire_messages::Listener;
+use kwire_messages::{api::ApiVersionsResponse, ApiKey, ResponseHeader};
 
 /// Why an API has no version to use with a broker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -71,7 +71,7 @@ pub struct ApiChoice {
 ///
 /// ```
 /// use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
-/// use kwire_messages::net::negotiation::Negotiated;
+/// use kwire_net::negotiation::Negotiated;
 /// use kwire_messages::ApiKey;
 ///
 /// let broker = ApiVersionsResponse::default().with_api_keys(vec![
@@ -89,7 +89,7 @@ pub struct Negotiated {
 }
 
 impl Negotiated {
-    /// Negotiates every API of the [API table](crate::api_table), at its stable versions
+    /// Negotiates every API of the [API table](kwire_messages::api_table), at its stable versions
     /// (Kafka leaves a latest version marked unstable out), with `broker`'s answer.
     pub fn with_broker(broker: &ApiVersionsResponse) -> Self {
         let ours = ApiKey::ALL.iter().filter_map(|&api| {
@@ -146,7 +146,7 @@ impl Negotiated {
 ///
 /// ```
 /// use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
-/// use kwire_messages::net::negotiation::Negotiated;
+/// use kwire_net::negotiation::Negotiated;
 ///
 /// let broker = ApiVersionsResponse::default().with_api_keys(vec![
 ///     ApiVersion::default().with_api_key(18).with_min_version(0).with_max_version(2),
@@ -240,7 +240,7 @@ pub enum NextStep {
 ///
 /// ```
 /// use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
-/// use kwire_messages::net::negotiation::{next_step, NextStep};
+/// use kwire_net::negotiation::{next_step, NextStep};
 ///
 /// // A broker that knows ApiVersions v0-v3, asked at v5.
 /// let answer = ApiVersionsResponse::default()
@@ -278,7 +278,7 @@ pub fn next_step(sent: i16, response: &ApiVersionsResponse) -> Result<NextStep, 
 /// ```
 /// use kwire::KafkaString;
 /// use kwire_messages::Listener;
-/// use kwire_messages::net::negotiation::{answer_api_versions, read_api_versions_response};
+/// use kwire_net::negotiation::{answer_api_versions, read_api_versions_response};
 /// use kwire_messages::frame::RequestFrame;
 /// use kwire_messages::{frame, api::ApiVersionsRequest, RequestHeader};
 ///
@@ -320,7 +320,7 @@ mod tests {
     use kwire::KafkaString;
 
     use super::*;
-    use crate::{api::ApiVersionsRequest, RequestHeader};
+    use kwire_messages::{api::ApiVersionsRequest, RequestHeader};
 
     fn ask(version: i16, correlation_id: i32) -> RequestFrame {
         let header = RequestHeader::default()

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use bytes::Bytes;
 use kwire::KafkaString;
 
-use crate::frame::{self, FrameError};
-use crate::net::negotiation::read_api_versions_response;
-use crate::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
+use crate::negotiation::read_api_versions_response;
+use kwire_messages::frame::{self, FrameError};
+use kwire_messages::{ApiKey, Request, RequestHeader, Response, ResponseHeader};
 
 /// Why a request could not be sent or a response not read.
 #[derive(Debug, thiserror::Error)]
@@ -47,7 +47,7 @@ pub struct Received {
     pub version: i16,
     /// The version the body was read at: `version`, except for an ApiVersions
     /// response that fell back to version 0 (see
-    /// [`negotiation`](crate::net::negotiation)).
+    /// [`negotiation`](crate::negotiation)).
     pub read_at: i16,
     /// The response header.
     pub header: ResponseHeader,
@@ -58,7 +58,7 @@ pub struct Received {
 /// The client side of a connection.
 ///
 /// ```
-/// use kwire_messages::net::session::ClientSession;
+/// use kwire_net::session::ClientSession;
 /// use kwire_messages::{frame, api::HeartbeatRequest, api::HeartbeatResponse, Request, Response, ResponseHeader};
 ///
 /// let mut session = ClientSession::new(Some("my-client".into()));
@@ -177,7 +177,7 @@ mod tests {
     use kwire::Message;
 
     use super::*;
-    use crate::{
+    use kwire_messages::{
         api::ApiVersionsRequest, api::ApiVersionsResponse, api::HeartbeatRequest,
         api::HeartbeatResponse,
     };

@@ -4,14 +4,14 @@
 //! its status and output).
 //!
 //! ```text
-//! cargo test -p kwire-messages --features cli --test kwire
+//! cargo test -p kwire-cli --test kwire
 //! ```
 //!
 //! After a deliberate change of output, rewrite the transcripts and review the diff
 //! before committing it:
 //!
 //! ```text
-//! KWIRE_BLESS=1 cargo test -p kwire-messages --features cli --test kwire
+//! KWIRE_BLESS=1 cargo test -p kwire-cli --test kwire
 //! ```
 //!
 //! The `versions` tests answer kwire from small TCP servers inside the test (std
@@ -31,12 +31,12 @@ use kwire::schema::MessageSchema;
 use kwire::Message;
 use kwire_messages::api::api_versions::ApiVersion;
 use kwire_messages::frame::RequestFrame;
-use kwire_messages::net::blocking::FrameReader;
-use kwire_messages::net::negotiation::answer_api_versions;
 use kwire_messages::Listener;
 use kwire_messages::{
     api::ApiVersionsResponse, api::InitProducerIdRequest, frame, RequestHeader, ResponseHeader,
 };
+use kwire_net::blocking::FrameReader;
+use kwire_net::negotiation::answer_api_versions;
 
 /// kafka-python 3.0.12's InitProducerId v4 request frame (issue 12's acceptance).
 const INIT_PRODUCER_ID: &str =

@@ -2,15 +2,15 @@
 //! use with `FramedRead`, `FramedWrite` or `Framed` over an async stream.
 //!
 //! The codec decodes with the same logic as the sans-IO
-//! [`FrameSplitter`](super::splitter::FrameSplitter) ([`split_frame`]): each item is
-//! one whole frame, its length prefix included (what [`crate::frame`] and
-//! [`ClientSession`](super::session::ClientSession) read), and an invalid prefix is
+//! [`FrameSplitter`](crate::splitter::FrameSplitter) ([`split_frame`]): each item is
+//! one whole frame, its length prefix included (what [`kwire_messages::frame`] and
+//! [`ClientSession`](crate::session::ClientSession) read), and an invalid prefix is
 //! refused as soon as its 4 bytes have arrived. Items to encode are whole frames too
-//! (what [`crate::frame`] and `ClientSession` build), checked and written as they are.
+//! (what [`kwire_messages::frame`] and `ClientSession` build), checked and written as they are.
 //!
 //! ```
 //! use bytes::{Bytes, BytesMut};
-//! use kwire_messages::net::codec::KafkaFrameCodec;
+//! use kwire_net::codec::KafkaFrameCodec;
 //! use tokio_util::codec::{Decoder, Encoder};
 //!
 //! let mut codec = KafkaFrameCodec::new();
@@ -25,8 +25,8 @@
 use bytes::{Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use super::blocking::FrameIoError;
-use super::splitter::{check_frame, split_frame, DEFAULT_MAX_FRAME_SIZE};
+use crate::splitter::{check_frame, split_frame, DEFAULT_MAX_FRAME_SIZE};
+use crate::FrameIoError;
 
 /// A codec of Kafka frames: decodes a byte stream into whole frames (each a
 /// [`Bytes`], length prefix included), and writes whole frames (as [`Bytes`] or
@@ -102,8 +102,8 @@ impl Encoder<Bytes> for KafkaFrameCodec {
 
 #[cfg(test)]
 mod tests {
-    use super::super::splitter::{write_frame, FrameSplitError, PREFIX_LEN};
     use super::*;
+    use crate::splitter::{write_frame, FrameSplitError, PREFIX_LEN};
 
     fn framed(contents: &[u8]) -> Bytes {
         let mut frame = BytesMut::new();

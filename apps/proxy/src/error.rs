@@ -8,8 +8,8 @@ use std::error::Error;
 use std::fmt;
 use std::io;
 
-use kwire_messages::net::splitter::FrameSplitError;
 use kwire_messages::FrameError;
+use kwire_net::splitter::FrameSplitError;
 
 /// Why the proxy could not do something.
 #[derive(Debug)]

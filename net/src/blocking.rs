@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use std::io::Cursor;
-//! use kwire_messages::net::blocking::{write_frame, FrameReader};
+//! use kwire_net::blocking::{write_frame, FrameReader};
 //!
 //! let mut wire = Vec::new();
 //! write_frame(&mut wire, b"first").unwrap();
@@ -20,7 +20,8 @@ use std::io::{self, ErrorKind, Read, Write};
 
 use bytes::Bytes;
 
-use super::splitter::{frame_prefix, FrameSplitError, FrameSplitter, PREFIX_LEN};
+use crate::splitter::{frame_prefix, FrameSplitter, PREFIX_LEN};
+use crate::FrameIoError;
 
 /// The fewest bytes asked of the reader at a time (more may be asked when a frame
 /// needs more).
@@ -34,44 +35,10 @@ const MAX_READ: usize = 64 * 1024;
 /// that an unbuffered socket does not send the prefix in a packet of its own.
 const COALESCE_LIMIT: usize = 16 * 1024;
 
-/// Why a frame could not be read or written.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum FrameIoError {
-    /// The stream failed.
-    #[error("frame I/O failed: {0}")]
-    Io(#[from] io::Error),
-    /// A length prefix is invalid (negative, or above the maximum frame size, or too
-    /// large to write).
-    #[error(transparent)]
-    Split(#[from] FrameSplitError),
-    /// The stream ended inside a frame (or inside its length prefix).
-    #[error("stream ended inside a frame, with {buffered} bytes of it buffered")]
-    UnexpectedEof {
-        /// The bytes of the incomplete frame (prefix included) that had arrived.
-        buffered: usize,
-    },
-}
-
-impl From<FrameIoError> for io::Error {
-    /// I/O errors come back as they were; an invalid prefix becomes
-    /// [`ErrorKind::InvalidData`] and an end of stream inside a frame
-    /// [`ErrorKind::UnexpectedEof`], with the [`FrameIoError`] as their source.
-    fn from(error: FrameIoError) -> Self {
-        match error {
-            FrameIoError::Io(error) => error,
-            error @ FrameIoError::Split(_) => io::Error::new(ErrorKind::InvalidData, error),
-            error @ FrameIoError::UnexpectedEof { .. } => {
-                io::Error::new(ErrorKind::UnexpectedEof, error)
-            }
-        }
-    }
-}
-
 /// Reads Kafka frames from a blocking reader.
 ///
 /// Each [`read_frame`](Self::read_frame) returns one whole frame (its length prefix
-/// included, as [`crate::frame`] reads it), reading only as much as needed; bytes read past a frame are kept
+/// included, as [`kwire_messages::frame`] reads it), reading only as much as needed; bytes read past a frame are kept
 /// for the next one. The reader is read directly, so there is no need to wrap it in
 /// a `BufReader`.
 #[derive(Debug)]
@@ -82,7 +49,7 @@ pub struct FrameReader<R> {
 
 impl<R: Read> FrameReader<R> {
     /// A frame reader over `reader`, with the
-    /// [default maximum frame size](super::splitter::DEFAULT_MAX_FRAME_SIZE).
+    /// [default maximum frame size](crate::splitter::DEFAULT_MAX_FRAME_SIZE).
     pub fn new(reader: R) -> Self {
         Self::with_splitter(reader, FrameSplitter::new())
     }
@@ -164,7 +131,7 @@ impl<R: Read> FrameReader<R> {
 }
 
 /// Writes raw `frame` contents to `writer` as one frame: their big-endian int32
-/// length, then the bytes. (A whole frame built by [`crate::frame`] is written
+/// length, then the bytes. (A whole frame built by [`kwire_messages::frame`] is written
 /// with `write_all`, as it is.)
 ///
 /// Fails with [`ErrorKind::InvalidInput`] (its source a [`FrameSplitError`]),
@@ -189,6 +156,7 @@ mod tests {
     use std::io::Cursor;
 
     use super::*;
+    use crate::splitter::FrameSplitError;
 
     /// A reader that gives one byte per read, with interruptions in between.
     struct Trickle<R> {

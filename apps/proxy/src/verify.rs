@@ -10,8 +10,8 @@ use std::fmt::{self, Write as _};
 
 use bytes::Bytes;
 use kwire_messages::frame::{RequestFrame, TrailingBytes};
-use kwire_messages::net::negotiation::read_api_versions_response;
 use kwire_messages::{frame, ApiKey, FrameError, Request, RequestHeader, Response, ResponseHeader};
+use kwire_net::negotiation::read_api_versions_response;
 
 use crate::error::chain;
 

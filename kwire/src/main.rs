@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Run it from the workspace with
-//! `cargo run -p kwire-messages --features cli --bin kwire -- <command>`.
+//! `cargo install --path kwire`, then `kwire <command>` (or `cargo run -p kwire-cli -- <command>`).
 //!
 //! Bytes are given as hex (spaces, newlines and `0x` allowed), as a file holding hex
 //! or raw bytes, or as `-` for stdin. A frame may come with its 4-byte length prefix

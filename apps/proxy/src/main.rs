@@ -3,7 +3,7 @@
 //! decoded value re-encodes to the same value, and counts what it saw per API.
 //!
 //! ```text
-//! cargo run -p kwire-messages --features tokio --example proxy -- \
+//! cargo run -p kwire-proxy -- \
 //!     --listen 127.0.0.1:9192 --upstream 127.0.0.1:9092 \
 //!     [--report report.json] [--broker-ports 9193-9199]
 //! ```

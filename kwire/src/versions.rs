@@ -7,12 +7,10 @@ use std::io::Write;
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
-use kwire_messages::net::blocking::FrameReader;
-use kwire_messages::net::negotiation::{
-    first_api_versions_version, next_step, Negotiated, NextStep,
-};
-use kwire_messages::net::session::ClientSession;
 use kwire_messages::{api::ApiVersionsRequest, Request, Response};
+use kwire_net::blocking::FrameReader;
+use kwire_net::negotiation::{first_api_versions_version, next_step, Negotiated, NextStep};
+use kwire_net::session::ClientSession;
 
 use crate::cli::VersionsArgs;
 use crate::error::CliError;

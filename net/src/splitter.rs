@@ -3,17 +3,17 @@
 //! On a Kafka connection every request and response is a frame: a big-endian int32
 //! length `N`, then `N` bytes (header and body). [`FrameSplitter`] takes whatever
 //! bytes the socket gave, in pieces of any size, and hands back each whole frame,
-//! its length prefix included (the unit [`crate::frame`],
+//! its length prefix included (the unit [`kwire_messages::frame`],
 //! [`RequestFrame`](kwire_messages::frame::RequestFrame) and
-//! [`ClientSession`](super::session::ClientSession) read), without copying it. The prefix is
+//! [`ClientSession`](crate::session::ClientSession) read), without copying it. The prefix is
 //! checked as soon as its 4 bytes are there, before any of the frame is buffered: a
 //! negative length or one above the maximum frame size is an error
 //! ([`FrameSplitError`]) rather than an allocation.
 //!
 //! [`split_frame`] is the same logic over a buffer the caller owns (the
-//! [`blocking`](super::blocking) helpers and, with the `tokio` feature, the
+//! [`blocking`](crate::blocking) helpers and, with the `tokio` feature, the
 //! `codec` module are built on it), and [`write_frame`] frames raw contents with
-//! their prefix. For typed messages, [`crate::frame`] builds whole frames (prefix,
+//! their prefix. For typed messages, [`kwire_messages::frame`] builds whole frames (prefix,
 //! header and body), which go to the connection as they are.
 
 use std::fmt;
@@ -90,7 +90,7 @@ fn peek_len(buf: &[u8], max_frame_size: usize) -> Result<Option<usize>, FrameSpl
 ///
 /// ```
 /// use bytes::BytesMut;
-/// use kwire_messages::net::splitter::{split_frame, DEFAULT_MAX_FRAME_SIZE};
+/// use kwire_net::splitter::{split_frame, DEFAULT_MAX_FRAME_SIZE};
 ///
 /// let mut buf = BytesMut::from(&b"\0\0\0\x02hi\0\0"[..]);
 /// let frame = split_frame(&mut buf, DEFAULT_MAX_FRAME_SIZE).unwrap();
@@ -139,7 +139,7 @@ pub(crate) fn frame_prefix(len: usize) -> Result<[u8; PREFIX_LEN], FrameSplitErr
 /// length of the bytes after it.
 ///
 /// ```
-/// use kwire_messages::net::splitter::check_frame;
+/// use kwire_net::splitter::check_frame;
 ///
 /// assert!(check_frame(b"\0\0\0\x02hi").is_ok());
 /// assert!(check_frame(b"\0\0\0\x03hi").is_err());
@@ -163,7 +163,7 @@ pub fn check_frame(frame: &[u8]) -> Result<(), FrameSplitError> {
 ///
 /// ```
 /// use bytes::BytesMut;
-/// use kwire_messages::net::splitter::write_frame;
+/// use kwire_net::splitter::write_frame;
 ///
 /// let mut out = BytesMut::new();
 /// write_frame(&mut out, b"hi").unwrap();
@@ -185,7 +185,7 @@ pub fn write_frame(out: &mut BytesMut, frame: &[u8]) -> Result<(), FrameSplitErr
 /// [`next_frame`](Self::next_frame) until it returns `Ok(None)`.
 ///
 /// ```
-/// use kwire_messages::net::splitter::{FrameSplitError, FrameSplitter};
+/// use kwire_net::splitter::{FrameSplitError, FrameSplitter};
 ///
 /// let mut splitter = FrameSplitter::new();
 /// // Two frames ("abc" and the empty frame) and the start of a third, as one read.

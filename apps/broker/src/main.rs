@@ -2,7 +2,7 @@
 //! real producers and consumers, consumer groups included.
 //!
 //! ```text
-//! cargo run -p kwire-messages --features tokio --example broker -- --listen 127.0.0.1:9092
+//! cargo run -p kwire-broker -- --listen 127.0.0.1:9092   # or: cargo install --path apps/broker
 //! kcat -b 127.0.0.1:9092 -P -t orders <<< 'hello'
 //! kcat -b 127.0.0.1:9092 -C -t orders -e
 //! ```

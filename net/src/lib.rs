@@ -1,0 +1,42 @@
+//! Apache Kafka's protocol on a connection, without doing any I/O at the core.
+//!
+//! The core is sans-IO, state and pure functions over `Bytes`, as `quinn-proto` is
+//! to `quinn`:
+//!
+//! - [`splitter`]: a byte stream into whole frames, zero-copy, refusing a bad
+//!   length prefix before anything is buffered for it;
+//! - [`session`]: a client session that numbers requests and matches each response
+//!   to its request, pipelining included;
+//! - [`negotiation`]: the highest version both sides support, per API, with
+//!   Kafka's ApiVersions fallback, and a server's answer.
+//!
+//! On top of it, behind features, the adapters that do I/O: [`blocking`] (feature
+//! `blocking`) over `std::io::Read` / `Write`, and `codec` (feature `tokio`), a
+//! `tokio_util` codec. The frames themselves, a server's tolerant reading of
+//! request bodies included, are [`kwire_messages::frame`]'s.
+//!
+//! ```
+//! use kwire_net::splitter::FrameSplitter;
+//!
+//! let mut splitter = FrameSplitter::new();
+//! splitter.extend_from_slice(b"\0\0\0\x02hi\0\0");
+//! assert_eq!(splitter.next_frame().unwrap().as_deref(), Some(&b"\0\0\0\x02hi"[..]));
+//! assert_eq!(splitter.next_frame().unwrap(), None); // the next frame is not all there
+//! ```
+#![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "blocking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "blocking")))]
+pub mod blocking;
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
+#[cfg(any(feature = "blocking", feature = "tokio"))]
+mod io_error;
+pub mod negotiation;
+pub mod session;
+pub mod splitter;
+
+#[cfg(any(feature = "blocking", feature = "tokio"))]
+pub use io_error::FrameIoError;
