@@ -7,7 +7,8 @@
 //! tried the other way, so a truncated frame is told as such rather than as a
 //! nonsense header.
 
-use kwire_messages::{ApiKey, FrameError};
+use kwire_messages::frame::{frame_contents, FrameLengthError, PREFIX_LEN};
+use kwire_messages::ApiKey;
 
 use crate::error::CliError;
 use crate::names;
@@ -74,7 +75,7 @@ impl Layout {
             Some(Frame {
                 prefix: Prefix::Present,
                 ..
-            }) => 4,
+            }) => PREFIX_LEN,
             _ => 0,
         }
     }
@@ -94,11 +95,11 @@ impl Layout {
         let prefix = match frame.prefix {
             Prefix::Present => format!(
                 "length prefix {} matches the bytes after it",
-                input_len.saturating_sub(4)
+                input_len.saturating_sub(PREFIX_LEN)
             ),
             Prefix::Absent(Some(stated)) => format!(
                 "no length prefix: read as the frame's contents, since the first 4 bytes, as a prefix, would say {stated}, not {}",
-                input_len - 4
+                input_len - PREFIX_LEN
             ),
             Prefix::Absent(None) => "no length prefix".to_owned(),
         };
@@ -116,14 +117,10 @@ impl Layout {
 
 /// Whether `input` starts with a prefix stating the length of the rest.
 fn prefix_of(input: &[u8]) -> Prefix {
-    let Some((first, rest)) = input.split_first_chunk::<4>() else {
-        return Prefix::Absent(None);
-    };
-    let stated = i32::from_be_bytes(*first);
-    if usize::try_from(stated) == Ok(rest.len()) {
-        Prefix::Present
-    } else {
-        Prefix::Absent(Some(stated))
+    match frame_contents(input) {
+        Ok(_) => Prefix::Present,
+        Err(FrameLengthError::Mismatch { declared, .. }) => Prefix::Absent(Some(declared)),
+        Err(_) => Prefix::Absent(None),
     }
 }
 
@@ -168,14 +165,18 @@ fn request_frame(input: &[u8], named: Option<(ApiKey, i16)>) -> Result<Layout, C
         // does: the frame is cut short (or too long), and that is the error to give.
         let unprefixed = key_and_version(input, 0).map(|(k, v)| named_request(k, v));
         if !matches!(unprefixed, Some(Ok(_))) && header_after_prefix(input) {
-            let length = FrameError::Length {
-                declared: i64::from(stated),
-                actual: input.len() - 4,
+            let length = FrameLengthError::Mismatch {
+                declared: stated,
+                actual: input.len() - PREFIX_LEN,
             };
             return Err(CliError::new(length.to_string()));
         }
     }
-    let start = if prefix == Prefix::Present { 4 } else { 0 };
+    let start = if prefix == Prefix::Present {
+        PREFIX_LEN
+    } else {
+        0
+    };
     let (key, version) = key_and_version(input, start).ok_or_else(|| {
         CliError::new(format!(
             "a request frame starts with its 4-byte API key and version; the input has {}",
@@ -186,7 +187,7 @@ fn request_frame(input: &[u8], named: Option<(ApiKey, i16)>) -> Result<Layout, C
         // Say how the header came to be read from the first byte.
         Prefix::Absent(Some(stated)) => CliError::new(format!(
             "{error} (read as a frame without its length prefix: as a prefix, the first 4 bytes would say {stated}, not {})",
-            input.len() - 4
+            input.len() - PREFIX_LEN
         )),
         _ => error,
     })?;

@@ -20,7 +20,9 @@ use std::io::{self, ErrorKind, Read, Write};
 
 use bytes::Bytes;
 
-use crate::splitter::{frame_prefix, FrameSplitter, PREFIX_LEN};
+use kwire_messages::frame::{length_prefix, PREFIX_LEN};
+
+use crate::splitter::FrameSplitter;
 use crate::FrameIoError;
 
 /// The fewest bytes asked of the reader at a time (more may be asked when a frame
@@ -70,7 +72,7 @@ impl<R: Read> FrameReader<R> {
     ///
     /// Returns `Ok(None)` when the stream ends cleanly between frames, and
     /// [`FrameIoError::UnexpectedEof`] when it ends inside one. An invalid length
-    /// prefix is an error ([`FrameIoError::Split`]) as soon as its 4 bytes have been
+    /// prefix is an error ([`FrameIoError::Length`]) as soon as its 4 bytes have been
     /// read; the stream cannot be used for frames after one. Reads interrupted by a
     /// signal are retried; on any other I/O error the bytes read so far stay
     /// buffered, so calling again after, for example, a timeout goes on where it was.
@@ -134,11 +136,11 @@ impl<R: Read> FrameReader<R> {
 /// length, then the bytes. (A whole frame built by [`kwire_messages::frame`] is written
 /// with `write_all`, as it is.)
 ///
-/// Fails with [`ErrorKind::InvalidInput`] (its source a [`FrameSplitError`]),
+/// Fails with [`ErrorKind::InvalidInput`] (its source a [`FrameLengthError`](kwire_messages::frame::FrameLengthError)),
 /// writing nothing, when `frame` is longer than an int32 can say. Small frames are
 /// written with one `write_all`; the writer is not flushed.
 pub fn write_frame<W: Write + ?Sized>(writer: &mut W, frame: &[u8]) -> io::Result<()> {
-    let prefix = frame_prefix(frame.len())
+    let prefix = length_prefix(frame.len())
         .map_err(|error| io::Error::new(ErrorKind::InvalidInput, error))?;
     if frame.len() <= COALESCE_LIMIT {
         let mut whole = Vec::with_capacity(PREFIX_LEN + frame.len());
@@ -156,7 +158,7 @@ mod tests {
     use std::io::Cursor;
 
     use super::*;
-    use crate::splitter::FrameSplitError;
+    use kwire_messages::frame::FrameLengthError;
 
     /// A reader that gives one byte per read, with interruptions in between.
     struct Trickle<R> {
@@ -266,10 +268,7 @@ mod tests {
         let mut reader = FrameReader::new(Cursor::new((-5_i32).to_be_bytes().to_vec()));
         let error = reader.read_frame().unwrap_err();
         assert!(
-            matches!(
-                error,
-                FrameIoError::Split(FrameSplitError::NegativeLength(-5))
-            ),
+            matches!(error, FrameIoError::Length(FrameLengthError::Negative(-5))),
             "{error:?}"
         );
         assert_eq!(io::Error::from(error).kind(), ErrorKind::InvalidData);
@@ -282,7 +281,7 @@ mod tests {
         assert!(
             matches!(
                 error,
-                FrameIoError::Split(FrameSplitError::TooLarge { len: 100, max: 99 })
+                FrameIoError::Length(FrameLengthError::TooLarge { len: 100, max: 99 })
             ),
             "{error:?}"
         );

@@ -25,14 +25,16 @@
 use bytes::{Bytes, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
-use crate::splitter::{check_frame, split_frame, DEFAULT_MAX_FRAME_SIZE};
+use kwire_messages::frame::frame_contents;
+
+use crate::splitter::{split_frame, DEFAULT_MAX_FRAME_SIZE};
 use crate::FrameIoError;
 
 /// A codec of Kafka frames: decodes a byte stream into whole frames (each a
 /// [`Bytes`], length prefix included), and writes whole frames (as [`Bytes`] or
 /// `&[u8]`) after checking their prefix.
 ///
-/// Errors are [`FrameIoError`]s: an invalid prefix is [`FrameIoError::Split`], a
+/// Errors are [`FrameIoError`]s: an invalid prefix is [`FrameIoError::Length`], a
 /// stream that ends inside a frame [`FrameIoError::UnexpectedEof`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KafkaFrameCodec {
@@ -86,7 +88,7 @@ impl Encoder<&[u8]> for KafkaFrameCodec {
     type Error = FrameIoError;
 
     fn encode(&mut self, frame: &[u8], dst: &mut BytesMut) -> Result<(), FrameIoError> {
-        check_frame(frame)?;
+        frame_contents(frame)?;
         dst.extend_from_slice(frame);
         Ok(())
     }
@@ -103,7 +105,9 @@ impl Encoder<Bytes> for KafkaFrameCodec {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::splitter::{write_frame, FrameSplitError, PREFIX_LEN};
+    use kwire_messages::frame::{FrameLengthError, PREFIX_LEN};
+
+    use crate::splitter::write_frame;
 
     fn framed(contents: &[u8]) -> Bytes {
         let mut frame = BytesMut::new();
@@ -170,7 +174,7 @@ mod tests {
         assert_eq!(&from_slice[..], b"\0\0\0\x03abc");
         let error = codec.encode(&b"abc"[..], &mut from_slice).unwrap_err();
         assert!(
-            matches!(error, FrameIoError::Split(FrameSplitError::Mismatch { .. })),
+            matches!(error, FrameIoError::Length(FrameLengthError::Short(3))),
             "{error:?}"
         );
         assert_eq!(from_slice.len(), 7, "nothing written for a malformed frame");
@@ -184,10 +188,7 @@ mod tests {
         let mut buf = BytesMut::from(&(-1_i32).to_be_bytes()[..]);
         let error = codec.decode(&mut buf).unwrap_err();
         assert!(
-            matches!(
-                error,
-                FrameIoError::Split(FrameSplitError::NegativeLength(-1))
-            ),
+            matches!(error, FrameIoError::Length(FrameLengthError::Negative(-1))),
             "{error:?}"
         );
 
@@ -196,7 +197,7 @@ mod tests {
         assert!(
             matches!(
                 error,
-                FrameIoError::Split(FrameSplitError::TooLarge { len: 11, max: 10 })
+                FrameIoError::Length(FrameLengthError::TooLarge { len: 11, max: 10 })
             ),
             "{error:?}"
         );

@@ -3,7 +3,7 @@
 
 use std::io::{self, ErrorKind};
 
-use crate::splitter::FrameSplitError;
+use kwire_messages::frame::FrameLengthError;
 
 /// Why a frame could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -15,7 +15,7 @@ pub enum FrameIoError {
     /// A length prefix is invalid (negative, or above the maximum frame size, or too
     /// large to write).
     #[error(transparent)]
-    Split(#[from] FrameSplitError),
+    Length(#[from] FrameLengthError),
     /// The stream ended inside a frame (or inside its length prefix).
     #[error("stream ended inside a frame, with {buffered} bytes of it buffered")]
     UnexpectedEof {
@@ -31,7 +31,7 @@ impl From<FrameIoError> for io::Error {
     fn from(error: FrameIoError) -> Self {
         match error {
             FrameIoError::Io(error) => error,
-            error @ FrameIoError::Split(_) => io::Error::new(ErrorKind::InvalidData, error),
+            error @ FrameIoError::Length(_) => io::Error::new(ErrorKind::InvalidData, error),
             error @ FrameIoError::UnexpectedEof { .. } => {
                 io::Error::new(ErrorKind::UnexpectedEof, error)
             }

@@ -8,7 +8,7 @@
 //! [`ClientSession`](crate::session::ClientSession) read), without copying it. The prefix is
 //! checked as soon as its 4 bytes are there, before any of the frame is buffered: a
 //! negative length or one above the maximum frame size is an error
-//! ([`FrameSplitError`]) rather than an allocation.
+//! ([`FrameLengthError`]) rather than an allocation.
 //!
 //! [`split_frame`] is the same logic over a buffer the caller owns (the
 //! [`blocking`](crate::blocking) helpers and, with the `tokio` feature, the
@@ -19,6 +19,7 @@
 use std::fmt;
 
 use bytes::{BufMut, Bytes, BytesMut};
+use kwire_messages::frame::{length_prefix, read_length, FrameLengthError, PREFIX_LEN};
 
 /// The default maximum frame size: 100 MiB, Kafka's default for the broker's
 /// `socket.request.max.bytes` (104857600).
@@ -26,57 +27,6 @@ pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
 
 /// The most room reserved at once for the rest of an incomplete frame.
 const RESERVE_STEP: usize = 64 * 1024;
-
-/// The size of a frame's length prefix (an int32).
-pub const PREFIX_LEN: usize = 4;
-
-/// Why a frame's length prefix cannot be read or written.
-///
-/// A stream that gave one of these errors is out of step with its frames and cannot
-/// be resynchronised: close the connection.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FrameSplitError {
-    /// A whole frame's prefix does not say the length of the bytes after it.
-    #[error("frame length prefix says {declared} bytes, but {actual} follow")]
-    Mismatch {
-        /// The prefix's value (-1 for a frame shorter than a prefix).
-        declared: i32,
-        /// The bytes after the prefix.
-        actual: usize,
-    },
-    /// The length prefix is negative.
-    #[error("frame length prefix is negative ({0})")]
-    NegativeLength(i32),
-    /// The frame is larger than the maximum frame size (when reading), or than an
-    /// int32 length can say (when writing; then `max` is `i32::MAX`).
-    #[error("frame of {len} bytes is larger than the maximum of {max} bytes")]
-    TooLarge {
-        /// The frame's length, without its prefix.
-        len: usize,
-        /// The largest length allowed.
-        max: usize,
-    },
-}
-
-/// Checks the length prefix at the front of `buf`, if its 4 bytes are there.
-///
-/// Returns the frame's length (without the prefix), or `None` when fewer than 4
-/// bytes are buffered.
-fn peek_len(buf: &[u8], max_frame_size: usize) -> Result<Option<usize>, FrameSplitError> {
-    let Some(prefix) = buf.first_chunk::<PREFIX_LEN>() else {
-        return Ok(None);
-    };
-    let declared = i32::from_be_bytes(*prefix);
-    let len = usize::try_from(declared).map_err(|_| FrameSplitError::NegativeLength(declared))?;
-    if len > max_frame_size {
-        return Err(FrameSplitError::TooLarge {
-            len,
-            max: max_frame_size,
-        });
-    }
-    Ok(Some(len))
-}
 
 /// Takes the next whole frame off the front of `buf`: the sans-IO core of
 /// [`FrameSplitter`], for code that owns its buffer (such as a
@@ -101,8 +51,8 @@ fn peek_len(buf: &[u8], max_frame_size: usize) -> Result<Option<usize>, FrameSpl
 pub fn split_frame(
     buf: &mut BytesMut,
     max_frame_size: usize,
-) -> Result<Option<Bytes>, FrameSplitError> {
-    let Some(len) = peek_len(buf, max_frame_size)? else {
+) -> Result<Option<Bytes>, FrameLengthError> {
+    let Some(len) = read_length(buf, max_frame_size)? else {
         return Ok(None);
     };
     let available = buf.len() - PREFIX_LEN;
@@ -118,47 +68,17 @@ pub fn split_frame(
 /// How many more bytes `buf` needs before [`split_frame`] can return a frame; 0 when
 /// it can return one (or an error) now.
 fn bytes_needed(buf: &[u8], max_frame_size: usize) -> usize {
-    match peek_len(buf, max_frame_size) {
+    match read_length(buf, max_frame_size) {
         Ok(None) => PREFIX_LEN - buf.len(),
         Ok(Some(len)) => (PREFIX_LEN + len).saturating_sub(buf.len()),
         Err(_) => 0,
     }
 }
 
-/// The big-endian int32 length prefix for a frame of `len` bytes.
-pub(crate) fn frame_prefix(len: usize) -> Result<[u8; PREFIX_LEN], FrameSplitError> {
-    i32::try_from(len)
-        .map(i32::to_be_bytes)
-        .map_err(|_| FrameSplitError::TooLarge {
-            len,
-            max: i32::MAX as usize,
-        })
-}
-
-/// Checks that `frame` is one whole frame: a length prefix saying exactly the
-/// length of the bytes after it.
-///
-/// ```
-/// use kwire_net::splitter::check_frame;
-///
-/// assert!(check_frame(b"\0\0\0\x02hi").is_ok());
-/// assert!(check_frame(b"\0\0\0\x03hi").is_err());
-/// ```
-pub fn check_frame(frame: &[u8]) -> Result<(), FrameSplitError> {
-    let actual = frame.len().saturating_sub(PREFIX_LEN);
-    let declared = frame
-        .first_chunk::<PREFIX_LEN>()
-        .map_or(-1, |prefix| i32::from_be_bytes(*prefix));
-    if frame.len() >= PREFIX_LEN && usize::try_from(declared) == Ok(actual) {
-        return Ok(());
-    }
-    Err(FrameSplitError::Mismatch { declared, actual })
-}
-
 /// Appends the frame of raw `frame` contents to `out`: their big-endian int32
 /// length, then the bytes.
 ///
-/// Fails, writing nothing, with [`FrameSplitError::TooLarge`] when `frame` is longer
+/// Fails, writing nothing, with [`FrameLengthError::TooLarge`] when `frame` is longer
 /// than an int32 can say.
 ///
 /// ```
@@ -169,8 +89,8 @@ pub fn check_frame(frame: &[u8]) -> Result<(), FrameSplitError> {
 /// write_frame(&mut out, b"hi").unwrap();
 /// assert_eq!(&out[..], b"\0\0\0\x02hi");
 /// ```
-pub fn write_frame(out: &mut BytesMut, frame: &[u8]) -> Result<(), FrameSplitError> {
-    let prefix = frame_prefix(frame.len())?;
+pub fn write_frame(out: &mut BytesMut, frame: &[u8]) -> Result<(), FrameLengthError> {
+    let prefix = length_prefix(frame.len())?;
     out.reserve(PREFIX_LEN + frame.len());
     out.put_slice(&prefix);
     out.put_slice(frame);
@@ -185,7 +105,8 @@ pub fn write_frame(out: &mut BytesMut, frame: &[u8]) -> Result<(), FrameSplitErr
 /// [`next_frame`](Self::next_frame) until it returns `Ok(None)`.
 ///
 /// ```
-/// use kwire_net::splitter::{FrameSplitError, FrameSplitter};
+/// use kwire_messages::frame::FrameLengthError;
+/// use kwire_net::splitter::FrameSplitter;
 ///
 /// let mut splitter = FrameSplitter::new();
 /// // Two frames ("abc" and the empty frame) and the start of a third, as one read.
@@ -205,7 +126,7 @@ pub fn write_frame(out: &mut BytesMut, frame: &[u8]) -> Result<(), FrameSplitErr
 /// small.extend_from_slice(&2048_i32.to_be_bytes());
 /// assert_eq!(
 ///     small.next_frame(),
-///     Err(FrameSplitError::TooLarge { len: 2048, max: 1024 })
+///     Err(FrameLengthError::TooLarge { len: 2048, max: 1024 })
 /// );
 /// ```
 #[derive(Clone)]
@@ -270,7 +191,7 @@ impl FrameSplitter {
     /// An invalid prefix (negative, or above the maximum frame size) is an error as
     /// soon as its 4 bytes are there; it stays buffered, so calling again gives the
     /// same error. The stream cannot be resynchronised after one.
-    pub fn next_frame(&mut self) -> Result<Option<Bytes>, FrameSplitError> {
+    pub fn next_frame(&mut self) -> Result<Option<Bytes>, FrameLengthError> {
         split_frame(&mut self.buf, self.max_frame_size)
     }
 
@@ -387,21 +308,15 @@ mod tests {
     fn negative_prefix_is_an_error_and_stays_one() {
         let mut splitter = FrameSplitter::new();
         splitter.extend_from_slice(&(-1_i32).to_be_bytes());
-        assert_eq!(
-            splitter.next_frame(),
-            Err(FrameSplitError::NegativeLength(-1))
-        );
-        assert_eq!(
-            splitter.next_frame(),
-            Err(FrameSplitError::NegativeLength(-1))
-        );
+        assert_eq!(splitter.next_frame(), Err(FrameLengthError::Negative(-1)));
+        assert_eq!(splitter.next_frame(), Err(FrameLengthError::Negative(-1)));
         assert_eq!(splitter.bytes_needed(), 0);
 
         let mut splitter = FrameSplitter::new();
         splitter.extend_from_slice(&i32::MIN.to_be_bytes());
         assert_eq!(
             splitter.next_frame(),
-            Err(FrameSplitError::NegativeLength(i32::MIN))
+            Err(FrameLengthError::Negative(i32::MIN))
         );
     }
 
@@ -412,7 +327,7 @@ mod tests {
         splitter.extend_from_slice(&(len as i32).to_be_bytes());
         assert_eq!(
             splitter.next_frame(),
-            Err(FrameSplitError::TooLarge {
+            Err(FrameLengthError::TooLarge {
                 len,
                 max: DEFAULT_MAX_FRAME_SIZE
             })
@@ -424,7 +339,7 @@ mod tests {
         splitter.extend_from_slice(&i32::MAX.to_be_bytes());
         assert_eq!(
             splitter.next_frame(),
-            Err(FrameSplitError::TooLarge {
+            Err(FrameLengthError::TooLarge {
                 len: i32::MAX as usize,
                 max: 10
             })
@@ -451,7 +366,7 @@ mod tests {
         splitter.extend_from_slice(&17_i32.to_be_bytes());
         assert_eq!(
             splitter.next_frame(),
-            Err(FrameSplitError::TooLarge { len: 17, max: 16 })
+            Err(FrameLengthError::TooLarge { len: 17, max: 16 })
         );
     }
 
@@ -473,7 +388,7 @@ mod tests {
         assert_eq!(splitter.next_frame(), Ok(Some(Bytes::from_static(&[0; 4]))));
         assert_eq!(
             splitter.next_frame(),
-            Err(FrameSplitError::TooLarge { len: 1, max: 0 })
+            Err(FrameLengthError::TooLarge { len: 1, max: 0 })
         );
     }
 
@@ -484,38 +399,6 @@ mod tests {
         write_frame(&mut out, &[5; 258]).unwrap();
         assert_eq!(&out[..9], b"x\0\0\0\0\0\0\x01\x02");
         assert_eq!(out.len(), 9 + 258);
-    }
-
-    #[test]
-    fn whole_frames_are_checked() {
-        assert_eq!(check_frame(b"\0\0\0\0"), Ok(()));
-        assert_eq!(
-            check_frame(b"\0\0\0\x01"),
-            Err(FrameSplitError::Mismatch {
-                declared: 1,
-                actual: 0
-            })
-        );
-        assert_eq!(
-            check_frame(b"\0\0"),
-            Err(FrameSplitError::Mismatch {
-                declared: -1,
-                actual: 0
-            })
-        );
-        assert!(check_frame(&(-1_i32).to_be_bytes()).is_err());
-    }
-
-    #[test]
-    fn prefix_too_large_for_an_int32() {
-        assert_eq!(frame_prefix(i32::MAX as usize), Ok(i32::MAX.to_be_bytes()));
-        assert_eq!(
-            frame_prefix(i32::MAX as usize + 1),
-            Err(FrameSplitError::TooLarge {
-                len: i32::MAX as usize + 1,
-                max: i32::MAX as usize
-            })
-        );
     }
 
     #[test]

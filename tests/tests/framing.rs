@@ -5,7 +5,7 @@
 use bytes::Bytes;
 use kwire::{KafkaString, Message};
 use kwire_messages::api::api_versions::ApiVersion;
-use kwire_messages::frame::{self, FrameError};
+use kwire_messages::frame::{self, FrameError, FrameLengthError};
 use kwire_messages::{
     api::ApiVersionsRequest, api::ApiVersionsResponse, api::MetadataRequest, api::MetadataResponse,
     RequestHeader, ResponseHeader,
@@ -67,7 +67,7 @@ fn a_response_read_at_the_wrong_version_or_with_a_bad_length_is_refused() {
     short.pop();
     let err = frame::decode_response::<MetadataResponse>(&Bytes::from(short), 12).unwrap_err();
     assert!(
-        matches!(err, FrameError::Length { declared, actual } if declared == actual as i64 + 1),
+        matches!(err, FrameError::Length(FrameLengthError::Mismatch { declared, actual }) if declared as usize == actual + 1),
         "{err:?}"
     );
 }

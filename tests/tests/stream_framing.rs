@@ -9,8 +9,9 @@ mod counting_allocator;
 use std::io::Cursor;
 
 use counting_allocator::allocated_during;
+use kwire_messages::frame::FrameLengthError;
 use kwire_net::blocking::FrameReader;
-use kwire_net::splitter::{FrameSplitError, FrameSplitter, DEFAULT_MAX_FRAME_SIZE};
+use kwire_net::splitter::{FrameSplitter, DEFAULT_MAX_FRAME_SIZE};
 use kwire_net::FrameIoError;
 
 #[test]
@@ -23,7 +24,7 @@ fn an_oversize_prefix_is_refused_without_allocating_it() {
     });
     assert_eq!(
         result,
-        Err(FrameSplitError::TooLarge {
+        Err(FrameLengthError::TooLarge {
             len: claimed as usize,
             max: DEFAULT_MAX_FRAME_SIZE
         })
@@ -38,7 +39,7 @@ fn a_negative_prefix_is_refused_without_allocating() {
         splitter.extend_from_slice(&(-7_i32).to_be_bytes());
         splitter.next_frame()
     });
-    assert_eq!(result, Err(FrameSplitError::NegativeLength(-7)));
+    assert_eq!(result, Err(FrameLengthError::Negative(-7)));
     assert!(allocated.peak < 1024, "{allocated:?}");
 }
 
@@ -63,7 +64,7 @@ fn a_blocking_reader_refuses_an_oversize_prefix_before_reading_on() {
     assert!(
         matches!(
             result,
-            Err(FrameIoError::Split(FrameSplitError::TooLarge { .. }))
+            Err(FrameIoError::Length(FrameLengthError::TooLarge { .. }))
         ),
         "{result:?}"
     );

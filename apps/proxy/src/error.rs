@@ -8,8 +8,8 @@ use std::error::Error;
 use std::fmt;
 use std::io;
 
+use kwire_messages::frame::FrameLengthError;
 use kwire_messages::FrameError;
-use kwire_net::splitter::FrameSplitError;
 
 /// Why the proxy could not do something.
 #[derive(Debug)]
@@ -20,7 +20,7 @@ pub enum ProxyError {
     Io(io::Error),
     /// A peer sent a length prefix that cannot start a frame (negative or too large):
     /// the stream cannot be resynchronised, so its connection is closed.
-    BadFrame(FrameSplitError),
+    BadFrame(FrameLengthError),
     /// A frame could not be written (a rewritten response that does not encode).
     Encode(FrameError),
     /// A broker advertised a port that is not a TCP port.
@@ -67,8 +67,8 @@ impl From<io::Error> for ProxyError {
     }
 }
 
-impl From<FrameSplitError> for ProxyError {
-    fn from(error: FrameSplitError) -> Self {
+impl From<FrameLengthError> for ProxyError {
+    fn from(error: FrameLengthError) -> Self {
         ProxyError::BadFrame(error)
     }
 }

@@ -16,7 +16,10 @@ use kwire::{
     WithMessage,
 };
 
+mod length;
 mod request_frame;
+
+pub use length::{frame_contents, length_prefix, read_length, FrameLengthError, PREFIX_LEN};
 
 pub use request_frame::{DecodedBody, RequestError, RequestFrame, TrailingBytes};
 
@@ -44,17 +47,10 @@ pub enum FrameError {
     /// The body's message type is not a request or response with an API key.
     #[error("{0} has no API key, so it cannot be framed as a request or response")]
     NoApiKey(&'static str),
-    /// The length prefix disagrees with the bytes that follow it.
-    #[error("frame length prefix says {declared} bytes, but {actual} follow")]
-    Length {
-        /// The prefix's value.
-        declared: i64,
-        /// The bytes after the prefix.
-        actual: usize,
-    },
-    /// The frame is larger than an int32 length can say.
-    #[error("frame of {0} bytes is too large for its int32 length")]
-    TooLarge(usize),
+    /// The length prefix disagrees with the bytes that follow it, or a frame is
+    /// too large for its int32 length.
+    #[error(transparent)]
+    Length(#[from] FrameLengthError),
     /// The header's API key has no message type to decode the body as.
     #[error(transparent)]
     Dispatch(DispatchError),
@@ -138,9 +134,9 @@ fn frame_around<H: Message>(
 ) -> Result<Bytes, FrameError> {
     let header = header.encoder(header_version)?;
     let len = header.len() + body_len;
-    let prefix = i32::try_from(len).map_err(|_| FrameError::TooLarge(len))?;
-    let mut buf = BytesMut::with_capacity(4 + len);
-    buf.put_i32(prefix);
+    let prefix = length_prefix(len)?;
+    let mut buf = BytesMut::with_capacity(PREFIX_LEN + len);
+    buf.put_slice(&prefix);
     header.write_into(&mut buf)?;
     write_body(&mut buf)?;
     Ok(buf.freeze())
@@ -181,14 +177,9 @@ pub fn encode_response<M: Message>(
 
 /// Checks the length prefix and returns a reader positioned after it.
 pub(crate) fn open(frame: &Bytes) -> Result<Reader<'_>, FrameError> {
+    frame_contents(frame)?;
     let mut reader = Reader::new(frame);
-    let declared = i32::from_be_bytes(reader.read_array()?);
-    if declared < 0 || declared as usize != reader.remaining() {
-        return Err(FrameError::Length {
-            declared: i64::from(declared),
-            actual: reader.remaining(),
-        });
-    }
+    let _prefix: [u8; PREFIX_LEN] = reader.read_array()?;
     Ok(reader)
 }
 

@@ -329,7 +329,7 @@ mod tests {
         bytes[3] += 1;
         assert!(matches!(
             RequestFrame::parse(&Bytes::from(bytes)),
-            Err(FrameError::Length { .. })
+            Err(FrameError::Length(_))
         ));
         assert!(RequestFrame::parse(&Bytes::from_static(&[0, 0])).is_err());
     }
