@@ -1,12 +1,12 @@
 //! The main demo: a custom message defined in a user's crate with nothing but
-//! `kafka-wire`, encoded at each of its versions, with every byte annotated by
-//! walking the message's own runtime schema.
+//! `kwire`, encoded at each of its versions, with every byte annotated by the
+//! runtime's schema walker (`kwire::walk`, which reads as the decoder reads).
 //!
 //! Run it with `cargo run -p kwire --example custom_message`.
 
 use bytes::Bytes;
-use kwire::schema::{StructSchema, TypeSchema};
-use kwire::{Cx, KafkaString, Message, Reader, UnknownTaggedFields, Wire};
+use kwire::walk::{self, Item, Span, Step};
+use kwire::{KafkaString, Message, Reader, UnknownTaggedFields};
 
 /// Asks a box office to hold seats for a show (an internal API in Kafka's format).
 #[derive(Debug, Clone, PartialEq, kwire::Message)]
@@ -66,8 +66,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for version in (0..=2).rev() {
         let bytes = request.encode(version)?;
         println!("version {version}: {} bytes", bytes.len());
-        let mut annotator = Annotator::new(&bytes, version, schema.is_flexible(version));
-        annotator.structure(&schema.body, 1)?;
+        walk::walk(
+            schema,
+            version,
+            &mut Reader::new(&bytes),
+            &mut |span: Span<'_>| show(&bytes, &span),
+        )?;
         let decoded = HoldSeatsRequest::decode(&bytes, version)?;
         if decoded == request {
             println!("  decodes back to the same value\n");
@@ -95,96 +99,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Prints each field's bytes by reading them back with the schema's types.
-struct Annotator<'a> {
-    reader: Reader<'a>,
-    bytes: &'a Bytes,
-    version: i16,
-    flexible: bool,
-}
-
-impl<'a> Annotator<'a> {
-    fn new(bytes: &'a Bytes, version: i16, flexible: bool) -> Self {
-        Annotator {
-            reader: Reader::new(bytes),
-            bytes,
-            version,
-            flexible,
+/// Prints one span of the walk: where its bytes are, the bytes in hex, and what
+/// they are.
+fn show(bytes: &Bytes, span: &Span<'_>) {
+    let hex: Vec<String> = bytes[span.bytes.clone()]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let path: String = span
+        .path
+        .iter()
+        .map(|step| match step {
+            Step::Field(field) => format!(".{}", field.name),
+            Step::Index(index) => format!("[{index}]"),
+        })
+        .collect();
+    // The message's own tagged section has no field path.
+    let path = match path.trim_start_matches('.') {
+        "" => "HoldSeatsRequest",
+        path => path,
+    };
+    let what = match &span.item {
+        Item::Value(value) => format!("{path} = {value}"),
+        Item::Null => format!("{path} = null"),
+        Item::Length(len) => format!("{path}: length {len}"),
+        Item::Count(count) => format!("{path}: {count} element(s)"),
+        Item::TaggedFields(count) => format!("{path}: {count} tagged field(s)"),
+        Item::Tag { tag, size, field } => {
+            let name = field.map_or("unknown", |f| f.name);
+            format!("{path}: tag {tag} ({name}), {size} bytes")
         }
-    }
-
-    fn show(&self, depth: usize, start: usize, label: &str) {
-        let hex: Vec<String> = self.bytes[start..self.reader.position()]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        println!(
-            "  {:indent$}{:<44} {label}",
-            "",
-            hex.join(" "),
-            indent = depth * 2
-        );
-    }
-
-    fn structure(&mut self, schema: &StructSchema, depth: usize) -> Result<(), kwire::DecodeError> {
-        for field in schema.fields {
-            if !field.versions.contains(self.version) || field.is_tagged_at(self.version) {
-                continue;
-            }
-            let cx = Cx::new(
-                self.version,
-                field.is_compact_at(self.version, self.flexible),
-            )
-            .with_nullable(field.nullable_versions.contains(self.version));
-            let start = self.reader.position();
-            match field.ty {
-                TypeSchema::Array(TypeSchema::Struct(inner)) => {
-                    let count = if cx.flexible {
-                        self.reader.read_unsigned_varint()? as usize - 1
-                    } else {
-                        i32::from_be_bytes(self.reader.read_array()?) as usize
-                    };
-                    self.show(depth, start, &format!("{}: {count} element(s)", field.name));
-                    for _ in 0..count {
-                        self.structure(inner, depth + 1)?;
-                    }
-                }
-                TypeSchema::String => {
-                    let value = Option::<KafkaString>::read(&mut self.reader, cx)?;
-                    let text = value.map_or_else(|| "null".to_owned(), |s| format!("{s:?}"));
-                    self.show(depth, start, &format!("{}: {text}", field.name));
-                }
-                TypeSchema::Int16 => {
-                    let value = i16::read(&mut self.reader, cx)?;
-                    self.show(depth, start, &format!("{}: {value}", field.name));
-                }
-                other => {
-                    println!("  (the demo annotates only the types it uses, not {other})");
-                    return Ok(());
-                }
-            }
-        }
-        if self.flexible {
-            let start = self.reader.position();
-            let count = self.reader.read_unsigned_varint()?;
-            self.show(depth, start, &format!("tagged fields: {count}"));
-            for _ in 0..count {
-                let start = self.reader.position();
-                let tag = self.reader.read_unsigned_varint()?;
-                let size = self.reader.read_unsigned_varint()? as usize;
-                let data = self.reader.read_slice(size)?;
-                let name = schema
-                    .fields
-                    .iter()
-                    .find(|f| f.tag == Some(tag))
-                    .map_or("unknown", |f| f.name);
-                self.show(
-                    depth + 1,
-                    start,
-                    &format!("tag {tag} ({name}), {size} bytes: {data:02x?}"),
-                );
-            }
-        }
-        Ok(())
-    }
+        other => format!("{path}: {other:?}"),
+    };
+    println!("  {:>4}  {:<36} {what}", span.bytes.start, hex.join(" "));
 }

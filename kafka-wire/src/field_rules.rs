@@ -21,7 +21,7 @@ use bytes::BufMut;
 use crate::schema::{FieldSchema, TypeSchema};
 use crate::wire::tagged::{TaggedSize, TaggedWriter};
 use crate::wire::{Cx, Sizes, Wire};
-use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
+use crate::{DecodeError, EncodeError, EncodeErrorKind, Reader};
 
 /// Kafka's field rules, for every Kafka type: what derived structs call for each
 /// field. Not a public API (reached through `kwire::__private`).
@@ -162,7 +162,7 @@ impl<T: Wire> FieldRules for T {
             return Ok(0);
         }
         check_null(self, field, cx)?;
-        self.size(field_cx(field, cx), sizes)
+        self.size(field.value_cx(cx), sizes)
             .map_err(|e| e.within(field.name))
     }
 
@@ -174,8 +174,8 @@ impl<T: Wire> FieldRules for T {
         cx: Cx,
         sizes: &mut Sizes,
     ) -> Result<(), EncodeError> {
-        if field.versions.contains(cx.version) && !field.is_tagged_at(cx.version) {
-            self.write(buf, field_cx(field, cx), sizes)
+        if field.is_in_body_at(cx.version) {
+            self.write(buf, field.value_cx(cx), sizes)
                 .map_err(|e| e.within(field.name))?;
         }
         Ok(())
@@ -188,8 +188,8 @@ impl<T: Wire> FieldRules for T {
         field: &'static FieldSchema,
         cx: Cx,
     ) -> Result<(), DecodeError> {
-        if field.versions.contains(cx.version) && !field.is_tagged_at(cx.version) {
-            self.read_in_place(reader, field_cx(field, cx))
+        if field.is_in_body_at(cx.version) {
+            self.read_in_place(reader, field.value_cx(cx))
                 .map_err(|e| e.within(field.name))?;
         }
         Ok(())
@@ -210,7 +210,7 @@ impl<T: Wire> FieldRules for T {
         }
         let tag = field.tag.unwrap_or_default();
         section
-            .field(tag, present, self, field_cx(field, cx), sizes)
+            .field(tag, present, self, field.value_cx(cx), sizes)
             .map_err(|e| e.within(field.name))
     }
 
@@ -225,7 +225,7 @@ impl<T: Wire> FieldRules for T {
     ) -> Result<(), EncodeError> {
         let tag = field.tag.unwrap_or_default();
         section
-            .field(buf, tag, self, field_cx(field, cx), sizes)
+            .field(buf, tag, self, field.value_cx(cx), sizes)
             .map_err(|e| e.within(field.name))
     }
 
@@ -236,28 +236,12 @@ impl<T: Wire> FieldRules for T {
         field: &'static FieldSchema,
         cx: Cx,
     ) -> Result<bool, DecodeError> {
-        if !field.is_tagged_at(cx.version) {
-            let tag = field.tag.unwrap_or_default();
-            return Err(reader
-                .error(DecodeErrorKind::TagNotInVersion {
-                    tag,
-                    version: cx.version,
-                })
-                .within(field.name));
-        }
-        self.read_in_place(reader, field_cx(field, cx))
+        field
+            .check_tagged_at(reader, cx.version)
+            .map_err(|e| e.within(field.name))?;
+        self.read_in_place(reader, field.value_cx(cx))
             .map_err(|e| e.within(field.name))?;
         Ok(true)
-    }
-}
-
-/// The context a field's value is coded in at `cx`.
-#[inline(always)]
-fn field_cx(field: &FieldSchema, cx: Cx) -> Cx {
-    Cx {
-        version: cx.version,
-        flexible: field.is_compact_at(cx.version, cx.flexible),
-        nullable: field.is_nullable_at(cx.version),
     }
 }
 

@@ -89,6 +89,7 @@ pub mod json;
 mod message;
 pub mod records;
 pub mod schema;
+pub mod walk;
 pub mod wire;
 
 #[doc(hidden)]

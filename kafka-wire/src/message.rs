@@ -164,12 +164,7 @@ pub trait Message: Struct {
     /// after it (for framing: a header, then a body).
     fn read_from(reader: &mut Reader<'_>, version: i16) -> Result<Self, DecodeError> {
         let schema = &Self::SCHEMA;
-        if !schema.valid_versions.contains(version) {
-            return Err(reader.error(DecodeErrorKind::UnsupportedVersion {
-                version,
-                valid: schema.valid_versions,
-            }));
-        }
+        check_version(schema, reader, version)?;
         let cx = Cx::new(version, schema.is_flexible(version));
         Self::read(reader, cx).map_err(|e| e.within(schema.name))
     }
@@ -215,4 +210,20 @@ fn check_json_version<M: Message>(version: i16) -> Result<(), crate::json::JsonE
             },
         ))
     }
+}
+
+/// Refuses to read a message at a version its schema does not have; the decoder
+/// and the [schema walker](crate::walk) both check here.
+pub(crate) fn check_version(
+    schema: &MessageSchema,
+    reader: &Reader<'_>,
+    version: i16,
+) -> Result<(), DecodeError> {
+    if !schema.valid_versions.contains(version) {
+        return Err(reader.error(DecodeErrorKind::UnsupportedVersion {
+            version,
+            valid: schema.valid_versions,
+        }));
+    }
+    Ok(())
 }

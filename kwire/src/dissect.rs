@@ -3,16 +3,17 @@
 use std::io::Write;
 
 use bytes::Bytes;
-use kwire::{Message, Reader};
+use kwire::{DecodeError, Message, Reader};
+use kwire_messages::frame::PREFIX_LEN;
 use kwire_messages::{RequestHeader, ResponseHeader};
 
 use crate::cli::ReadArgs;
 use crate::error::CliError;
 use crate::layout::{Layout, Prefix};
+use crate::lines::{self, Line};
 use crate::read::{self, ReadError};
 use crate::render;
 use crate::target::{Side, Target};
-use crate::walker::{Line, Stop, Walk};
 use crate::{input, names};
 
 /// Bytes shown after the point where decoding failed.
@@ -43,7 +44,7 @@ pub fn run(args: &ReadArgs, out: &mut dyn Write) -> Result<(), CliError> {
         (walked, Err(error)) => {
             let offset = match &error {
                 ReadError::Decode(e) => Some(e.offset()),
-                ReadError::Other(_) => walked.as_ref().err().map(Stop::offset),
+                ReadError::Other(_) => walked.as_ref().err().map(DecodeError::offset),
             };
             let error = error.into_cli(&layout);
             if let Some(offset) = offset {
@@ -82,15 +83,15 @@ fn pointer(input: &[u8], offset: usize, error: &CliError) -> Line {
 }
 
 /// Walks the prefix, header and body; returns where the walk ended.
-fn walk(input: &Bytes, layout: &Layout, lines: &mut Vec<Line>) -> Result<usize, Stop> {
+fn walk(input: &Bytes, layout: &Layout, lines: &mut Vec<Line>) -> Result<usize, DecodeError> {
     let mut reader = Reader::new(input);
-    let body_path = match layout.frame {
+    let body_prefix = match layout.frame {
         None => "",
         Some(frame) => {
             if frame.prefix == Prefix::Present {
                 let length = i32::from_be_bytes(reader.read_array()?);
                 lines.push(Line {
-                    bytes: 0..4,
+                    bytes: 0..PREFIX_LEN,
                     text: format!("length = {length}"),
                 });
             }
@@ -98,11 +99,11 @@ fn walk(input: &Bytes, layout: &Layout, lines: &mut Vec<Line>) -> Result<usize, 
                 Side::Request => &RequestHeader::SCHEMA,
                 Side::Response => &ResponseHeader::SCHEMA,
             };
-            Walk::new(frame.header_version, lines).message(&mut reader, header, "header")?;
+            lines::message(&mut reader, header, frame.header_version, "header", lines)?;
             "body"
         }
     };
     let schema = layout.side.schema(layout.api);
-    Walk::new(layout.version, lines).message(&mut reader, schema, body_path)?;
+    lines::message(&mut reader, schema, layout.version, body_prefix, lines)?;
     Ok(reader.position())
 }

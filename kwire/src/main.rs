@@ -29,6 +29,7 @@ mod error;
 mod hex;
 mod input;
 mod layout;
+mod lines;
 mod names;
 mod read;
 mod records;
@@ -36,7 +37,6 @@ mod render;
 mod schema;
 mod target;
 mod versions;
-mod walker;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -8,8 +8,8 @@ use std::ops::Range;
 use bytes::Bytes;
 use kwire::records::{Batches, RecordBatch};
 
+use crate::lines::Line;
 use crate::names;
-use crate::walker::Line;
 
 /// The lines of a `records` field whose bytes `content` start at `start` in the input.
 pub fn lines(path: &str, content: Bytes, start: usize) -> Vec<Line> {

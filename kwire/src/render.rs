@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::hex;
-use crate::walker::Line;
+use crate::lines::Line;
 
 /// Bytes shown on one row.
 const ROW: usize = 16;

@@ -3,6 +3,7 @@
 //! Every derived message and struct carries one of these as an associated constant,
 //! so tests and tools can compare it with Kafka's JSON schemas or print it.
 
+mod coding;
 mod min_size;
 pub(crate) mod nested;
 
@@ -110,18 +111,48 @@ impl TypeSchema {
     /// ```
     #[inline]
     pub const fn min_size(&self, version: i16, compact: bool, nullable: bool) -> usize {
+        if let Some(size) = self.fixed_size() {
+            return size;
+        }
         match self {
-            TypeSchema::Bool | TypeSchema::Int8 => 1,
-            TypeSchema::Int16 | TypeSchema::Uint16 => 2,
-            TypeSchema::Int32 | TypeSchema::Uint32 => 4,
-            TypeSchema::Int64 | TypeSchema::Float64 => 8,
-            TypeSchema::Uuid => 16,
+            TypeSchema::Bool
+            | TypeSchema::Int8
+            | TypeSchema::Int16
+            | TypeSchema::Uint16
+            | TypeSchema::Int32
+            | TypeSchema::Uint32
+            | TypeSchema::Int64
+            | TypeSchema::Float64
+            | TypeSchema::Uuid => 0, // fixed-size: returned above
             TypeSchema::String if compact => 1,
             TypeSchema::String => 2,
             TypeSchema::Bytes | TypeSchema::Records | TypeSchema::Array(_) if compact => 1,
             TypeSchema::Bytes | TypeSchema::Records | TypeSchema::Array(_) => 4,
             TypeSchema::Struct(_) if nullable => 1,
             TypeSchema::Struct(s) => s.min_size(version, compact),
+        }
+    }
+}
+
+impl TypeSchema {
+    /// The size of a value of a fixed-size type (`int32`: 4, `uuid`: 16), the same
+    /// at every version; `None` for strings, bytes, records, arrays and structs.
+    ///
+    /// ```
+    /// use kwire::schema::TypeSchema;
+    ///
+    /// assert_eq!(TypeSchema::Uuid.fixed_size(), Some(16));
+    /// assert_eq!(TypeSchema::String.fixed_size(), None);
+    /// ```
+    #[inline]
+    pub const fn fixed_size(&self) -> Option<usize> {
+        match self {
+            TypeSchema::Bool | TypeSchema::Int8 => Some(1),
+            TypeSchema::Int16 | TypeSchema::Uint16 => Some(2),
+            TypeSchema::Int32 | TypeSchema::Uint32 => Some(4),
+            TypeSchema::Int64 | TypeSchema::Float64 => Some(8),
+            TypeSchema::Uuid => Some(16),
+            _ => None,
         }
     }
 }

@@ -116,9 +116,8 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
-                let start = reader.position();
-                match length::read(reader, cx, Classic::Int32)? {
-                    Some(count) => read_into(self, count, start, reader, cx),
+                match read_count(reader, cx, || element_min_size::<$item>(cx))? {
+                    Some(count) => read_into(self, count, reader, cx),
                     None => Err(length::unexpected_null(reader, cx)),
                 }
             }
@@ -151,12 +150,11 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                let start = reader.position();
-                let Some(count) = length::read(reader, cx, Classic::Int32)? else {
+                let Some(count) = read_count(reader, cx, || element_min_size::<$item>(cx))? else {
                     return Ok(None);
                 };
                 let mut elements: Self = Default::default();
-                read_into(&mut elements, count, start, reader, cx)?;
+                read_into(&mut elements, count, reader, cx)?;
                 Ok(Some(elements))
             }
         }
@@ -210,29 +208,26 @@ fn index_of<T>(elements: &[T], element: &T) -> usize {
 /// capacity grows with the elements actually decoded (see [`read_elements`]).
 const RESERVE_FLOOR_BYTES: usize = 4 * 1024;
 
-/// Reads the `count` elements of an array whose count started at byte `start` into
-/// `elements`, replacing what it held.
-///
-/// A count the container holds in place costs no memory whatever it claims, so it
-/// is read at once. A larger one is refused, before anything is reserved, when its
-/// elements could not fit in the bytes left even at their smallest encoding at this
-/// version (Kafka's own rule, a count no larger than the bytes left, with each
-/// element's true minimum), and then reserves at most the larger of the input left
-/// and [`RESERVE_FLOOR_BYTES`].
-#[inline]
-fn read_into<E: Elements>(
-    elements: &mut E,
-    count: usize,
-    start: usize,
+/// Reads an array's count (`None`: null, refused where `cx` is not nullable) and
+/// refuses, before anything is reserved, a count whose elements could not fit in the
+/// bytes left even at their smallest encoding at this version, `min_size` (Kafka's
+/// own rule, a count no larger than the bytes left, with each element's true
+/// minimum). The decoder and the [schema walker](crate::walk) both read counts here.
+#[inline(always)]
+pub(crate) fn read_count(
     reader: &mut Reader<'_>,
     cx: Cx,
-) -> Result<(), DecodeError> {
-    if count <= E::in_place() {
-        *elements = E::default();
-        return read_elements(reader, count, count, cx, elements);
+    min_size: impl FnOnce() -> usize,
+) -> Result<Option<usize>, DecodeError> {
+    let start = reader.position();
+    let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
+        return Ok(None);
+    };
+    if count == 0 {
+        return Ok(Some(0));
     }
     let remaining = reader.remaining();
-    let min_size = element_min_size::<E::Item>(cx);
+    let min_size = min_size();
     // A multiplication, not a division: the smallest size is known only at run
     // time for structs, and a division would cost every array of them.
     if count.saturating_mul(min_size) > remaining {
@@ -245,7 +240,37 @@ fn read_into<E: Elements>(
             start,
         ));
     }
-    let budget = remaining.max(RESERVE_FLOOR_BYTES);
+    Ok(Some(count))
+}
+
+/// The count of an array of `element`s, for code that knows the element type only
+/// at run time (the [schema walker](crate::walk)).
+pub(crate) fn read_schema_count(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+    element: &'static TypeSchema,
+) -> Result<Option<usize>, DecodeError> {
+    read_count(reader, cx, || type_min_size(element, cx))
+}
+
+/// Reads the `count` elements of an array, a count [`read_count`] accepted, into
+/// `elements`, replacing what it held.
+///
+/// A count the container holds in place costs no memory, so it is read at once. A
+/// larger one reserves at most the larger of the input left and
+/// [`RESERVE_FLOOR_BYTES`].
+#[inline]
+fn read_into<E: Elements>(
+    elements: &mut E,
+    count: usize,
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<(), DecodeError> {
+    if count <= E::in_place() {
+        *elements = E::default();
+        return read_elements(reader, count, count, cx, elements);
+    }
+    let budget = reader.remaining().max(RESERVE_FLOOR_BYTES);
     let reserved = count.min(budget / std::mem::size_of::<E::Item>().max(1));
     *elements = E::with_capacity(reserved);
     read_elements(reader, count, reserved, cx, elements)
@@ -307,10 +332,15 @@ fn read_beyond_reservation<E: Elements>(
 }
 
 /// The fewest bytes an element takes, at least one (an element of no bytes still
-/// counts against the input, as in Kafka).
+/// counts against the input, as in Kafka). A constant for fixed-size elements
+/// (replica lists are read in place, and pay only a multiplication for the check);
+/// worked out at run time, out of line, for the others.
 #[inline(always)]
 fn element_min_size<T: Wire>(cx: Cx) -> usize {
-    type_min_size(&T::TYPE, cx)
+    match T::TYPE.fixed_size() {
+        Some(size) => size,
+        None => type_min_size(&T::TYPE, cx),
+    }
 }
 
 /// Out of line and not generic: one copy for every element type, called once per

@@ -94,7 +94,7 @@ macro_rules! bytes_like {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                match length::read(reader, cx, Classic::Int32)? {
+                match length::read_value_len(reader, cx, Classic::Int32)? {
                     None => Ok(None),
                     Some(len) => Ok(Some($from_bytes(reader.read_bytes(len)?))),
                 }

@@ -99,6 +99,21 @@ pub(crate) fn read(
     }
 }
 
+/// Reads the prefix of a string, bytes, records or array value coded at `cx`:
+/// `None` (null) only where `cx` is nullable, refused elsewhere. Every decoder of a
+/// length-prefixed value and the [schema walker](crate::walk) read them here.
+#[inline(always)]
+pub(crate) fn read_value_len(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+    classic: Classic,
+) -> Result<Option<usize>, DecodeError> {
+    match read(reader, cx, classic)? {
+        None if !cx.nullable => Err(unexpected_null(reader, cx)),
+        len => Ok(len),
+    }
+}
+
 /// The error for a null where the type itself cannot hold one.
 #[cold]
 pub(crate) fn unexpected_null(reader: &Reader<'_>, cx: Cx) -> DecodeError {

@@ -4,14 +4,14 @@
 //! type; its associated [`TYPE`](Wire::TYPE) is how the derive learns a field's Kafka
 //! type from its Rust type (so type aliases work). Derived structs implement it too.
 
-mod array;
+pub(crate) mod array;
 mod bytes;
-mod length;
+pub(crate) mod length;
 pub(crate) mod nullable;
 mod primitive;
 pub(crate) mod reader;
 mod sizes;
-mod string;
+pub(crate) mod string;
 pub(crate) mod tagged;
 mod uuid;
 pub mod varint;

@@ -112,15 +112,22 @@ pub fn write_struct_present<B: BufMut>(buf: &mut B) {
     buf.put_i8(1);
 }
 
-/// Reads a nullable struct: its marker, then the struct unless the marker says null
-/// (Kafka takes any negative byte as null).
+/// Reads a nullable struct: its marker, then the struct unless the marker says null.
 #[inline]
 pub fn read_nullable_struct<T: Wire>(
     reader: &mut Reader<'_>,
     cx: Cx,
 ) -> Result<Option<T>, DecodeError> {
-    if (reader.read_u8()? as i8) < 0 {
+    if !read_struct_marker(reader)? {
         return Ok(None);
     }
     T::read(reader, cx).map(Some)
+}
+
+/// Reads a nullable struct's one-byte marker: `false` for null, which Kafka takes
+/// any negative byte to be. The decoder and the [schema walker](crate::walk) both
+/// read markers here.
+#[inline(always)]
+pub(crate) fn read_struct_marker(reader: &mut Reader<'_>) -> Result<bool, DecodeError> {
+    Ok((reader.read_u8()? as i8) >= 0)
 }

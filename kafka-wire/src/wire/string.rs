@@ -171,9 +171,12 @@ fn put_string<B: BufMut>(buf: &mut B, bytes: &[u8], cx: Cx) -> Result<(), Encode
 
 /// Reads the length of a string (`None` = null) and checks Kafka's limit.
 #[inline]
-fn read_string_len(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, DecodeError> {
+pub(crate) fn read_string_len(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<Option<usize>, DecodeError> {
     let start = reader.position();
-    let len = length::read(reader, cx, Classic::Int16)?;
+    let len = length::read_value_len(reader, cx, Classic::Int16)?;
     match len {
         Some(n) if n > MAX_STRING_LEN => Err(DecodeError::new(
             DecodeErrorKind::StringTooLong(n as u64),
@@ -181,6 +184,19 @@ fn read_string_len(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<usize>, Dec
         )),
         other => Ok(other),
     }
+}
+
+/// Reads a string's `len` bytes of content, which must be UTF-8, as a slice of
+/// the input.
+#[inline]
+pub(crate) fn read_string_content(
+    reader: &mut Reader<'_>,
+    len: usize,
+) -> Result<KafkaString, DecodeError> {
+    let start = reader.position();
+    let bytes = reader.read_bytes(len)?;
+    check_utf8(start, &bytes)?;
+    Ok(KafkaString(bytes))
 }
 
 #[inline]
@@ -228,10 +244,7 @@ impl Nullable for KafkaString {
         let Some(len) = read_string_len(reader, cx)? else {
             return Ok(None);
         };
-        let start = reader.position();
-        let bytes = reader.read_bytes(len)?;
-        check_utf8(start, &bytes)?;
-        Ok(Some(KafkaString(bytes)))
+        read_string_content(reader, len).map(Some)
     }
 }
 

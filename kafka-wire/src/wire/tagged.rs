@@ -386,39 +386,104 @@ fn read_tagged_entries(
     target: &mut dyn ReadTagged,
     cx: Cx,
 ) -> Result<(), DecodeError> {
-    let count = reader.read_unsigned_varint()?;
-    let mut previous: Option<u32> = None;
-    // Each entry takes at least two bytes, so a lying count ends at the input's end.
-    for _ in 0..count {
-        let tag_at = reader.position();
-        let tag = reader.read_unsigned_varint()?;
-        if let Some(previous) = previous.filter(|&p| p >= tag) {
-            return Err(DecodeError::new(
-                DecodeErrorKind::TagsOutOfOrder { tag, previous },
-                tag_at,
-            ));
-        }
-        previous = Some(tag);
-        let size = reader.read_unsigned_varint()? as usize;
-        let start = reader.position();
-        let (handled, used) = reader.limited(size, |r| target.read_tag(tag, r, cx))?;
+    let mut entries = TaggedEntries::begin(reader)?;
+    while let Some(entry) = entries.next(reader)? {
+        let (handled, used) = reader.limited(entry.size, |r| target.read_tag(entry.tag, r, cx))?;
         if handled {
-            if used != size {
-                return Err(DecodeError::new(
-                    DecodeErrorKind::TaggedFieldSize {
-                        tag,
-                        declared: size,
-                        used,
-                    },
-                    start,
-                ));
-            }
+            entry.check_used(used)?;
             continue;
         }
         let Some(keep) = target.unknown_tags() else {
-            return Err(reader.error(DecodeErrorKind::UnknownTagNotKept(tag)));
+            return Err(entry.not_kept(reader));
         };
-        keep.push_ascending(tag, reader.read_bytes(size)?);
+        keep.push_ascending(entry.tag, reader.read_bytes(entry.size)?);
     }
     Ok(())
+}
+
+/// The entries of a tagged section, read one at a time by Kafka's rules: tags
+/// strictly ascend (anything else is refused, so what decodes can be encoded again,
+/// and in linear time), a known field's value fills exactly the size its entry
+/// declares, and an unknown tag is refused where the struct keeps none. The
+/// decoder and the [schema walker](crate::walk) both read sections here.
+pub(crate) struct TaggedEntries {
+    left: u32,
+    previous: Option<u32>,
+}
+
+/// One entry's header: its tag, the size of its value, and where the entry starts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TaggedEntry {
+    pub(crate) tag: u32,
+    pub(crate) size: usize,
+    /// The position of the tag.
+    pub(crate) at: usize,
+    /// The position of the value, just after the size.
+    pub(crate) value_at: usize,
+}
+
+impl TaggedEntries {
+    /// Reads the section's entry count.
+    pub(crate) fn begin(reader: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok(TaggedEntries {
+            left: reader.read_unsigned_varint()?,
+            previous: None,
+        })
+    }
+
+    /// How many entries are still to be read.
+    pub(crate) fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// Reads the next entry's tag and size, or `None` after the last. Each entry
+    /// takes at least two bytes, so a lying count ends at the input's end.
+    pub(crate) fn next(
+        &mut self,
+        reader: &mut Reader<'_>,
+    ) -> Result<Option<TaggedEntry>, DecodeError> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let at = reader.position();
+        let tag = reader.read_unsigned_varint()?;
+        if let Some(previous) = self.previous.filter(|&p| p >= tag) {
+            return Err(DecodeError::new(
+                DecodeErrorKind::TagsOutOfOrder { tag, previous },
+                at,
+            ));
+        }
+        self.previous = Some(tag);
+        let size = reader.read_unsigned_varint()? as usize;
+        Ok(Some(TaggedEntry {
+            tag,
+            size,
+            at,
+            value_at: reader.position(),
+        }))
+    }
+}
+
+impl TaggedEntry {
+    /// Refuses a known field's value that used `used` bytes of the declared size.
+    pub(crate) fn check_used(&self, used: usize) -> Result<(), DecodeError> {
+        if used != self.size {
+            return Err(DecodeError::new(
+                DecodeErrorKind::TaggedFieldSize {
+                    tag: self.tag,
+                    declared: self.size,
+                    used,
+                },
+                self.value_at,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The error for an unknown tag in a struct that keeps none.
+    #[cold]
+    pub(crate) fn not_kept(&self, reader: &Reader<'_>) -> DecodeError {
+        reader.error(DecodeErrorKind::UnknownTagNotKept(self.tag))
+    }
 }
