@@ -3,8 +3,6 @@
 
 #[cfg(feature = "gzip")]
 use super::gzip;
-#[cfg(feature = "gzip")]
-use super::limit::read_bounded;
 #[cfg(feature = "lz4")]
 use super::lz4;
 #[cfg(feature = "snappy")]
@@ -84,7 +82,7 @@ pub fn decompress(
         #[cfg(feature = "gzip")]
         Compression::Gzip => {
             require_data(codec, input)?;
-            read_bounded(gzip::reader(input), "gzip", max_output, input.len())
+            gzip::decompress(input, max_output)
         }
         #[cfg(feature = "snappy")]
         Compression::Snappy => {

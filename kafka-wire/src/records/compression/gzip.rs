@@ -6,12 +6,21 @@ use flate2::bufread::MultiGzDecoder;
 use flate2::write::GzEncoder;
 
 use super::error::corrupt;
+use super::limit::read_bounded;
 use crate::records::RecordsError;
+
+const CODEC: &str = "gzip";
+
+/// Decompresses every gzip member of `input` as one bounded stream: a member's
+/// ISIZE is only a claim, so nothing is allocated from it.
+pub(super) fn decompress(input: &[u8], max_output: usize) -> Result<Vec<u8>, RecordsError> {
+    read_bounded(reader(input), CODEC, max_output, input.len())
+}
 
 /// The decompressed bytes of every gzip member in `input`, one after another.
 /// Java's `GZIPInputStream`, which Kafka reads with, reads concatenated members
 /// too.
-pub(super) fn reader<R: BufRead>(input: R) -> MultiGzDecoder<R> {
+fn reader<R: BufRead>(input: R) -> MultiGzDecoder<R> {
     MultiGzDecoder::new(input)
 }
 
@@ -22,8 +31,8 @@ pub(super) fn compress(input: &[u8]) -> Result<Vec<u8>, RecordsError> {
         Vec::with_capacity(input.len() / 2 + 64),
         flate2::Compression::new(6),
     );
-    encoder.write_all(input).map_err(|e| corrupt("gzip", e))?;
-    encoder.finish().map_err(|e| corrupt("gzip", e))
+    encoder.write_all(input).map_err(|e| corrupt(CODEC, e))?;
+    encoder.finish().map_err(|e| corrupt(CODEC, e))
 }
 
 #[cfg(test)]
