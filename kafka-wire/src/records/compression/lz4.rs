@@ -39,7 +39,7 @@ pub(super) fn decompress(input: &[u8], max_output: usize) -> Result<Vec<u8>, Rec
 }
 
 /// The decompressed bytes of the LZ4 frame that `input` starts with.
-pub(super) fn reader<R: Read>(input: R) -> FrameDecoder<R> {
+fn reader<R: Read>(input: R) -> FrameDecoder<R> {
     FrameDecoder::new(input)
 }
 

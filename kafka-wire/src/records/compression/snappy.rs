@@ -14,7 +14,7 @@ const XERIAL_VERSION: i32 = 1;
 /// snappy-java writes it.
 const XERIAL_COMPATIBLE_VERSION: i32 = 1;
 /// Input bytes per xerial block: snappy-java's default block size, 32 KiB.
-pub(super) const XERIAL_BLOCK_SIZE: usize = 32 * 1024;
+const XERIAL_BLOCK_SIZE: usize = 32 * 1024;
 /// The most output one byte of a raw snappy block can give: a copy with a
 /// 2-byte offset takes 3 bytes and gives at most 64 (64 / 3 < 22); every other
 /// element gives less per byte. A block claiming more than this many times its

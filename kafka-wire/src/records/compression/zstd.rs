@@ -57,17 +57,14 @@ fn declared_content_size(input: &[u8]) -> u128 {
 /// The window log a frame may declare when decompressing to at most
 /// `max_output` bytes: twice `max_output`, rounded up to a power of two, between
 /// 8 MiB and 128 MiB.
-pub(super) fn window_log_max(max_output: usize) -> u32 {
+fn window_log_max(max_output: usize) -> u32 {
     let log = usize::BITS - max_output.saturating_sub(1).leading_zeros();
     (log + 1).clamp(MIN_WINDOW_LOG_MAX, MAX_WINDOW_LOG_MAX)
 }
 
 /// The decompressed bytes of every frame of `input`, skippable frames skipped,
 /// with the window capped by [`window_log_max`].
-pub(super) fn reader<R: BufRead>(
-    input: R,
-    max_output: usize,
-) -> Result<Decoder<'static, R>, RecordsError> {
+fn reader<R: BufRead>(input: R, max_output: usize) -> Result<Decoder<'static, R>, RecordsError> {
     let mut decoder = Decoder::with_buffer(input).map_err(|e| corrupt(CODEC, e))?;
     decoder
         .window_log_max(window_log_max(max_output))
