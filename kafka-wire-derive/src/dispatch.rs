@@ -11,6 +11,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
+use crate::private_path;
+
 /// Which enum is derived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
@@ -84,7 +86,7 @@ fn variants(input: &DeriveInput) -> syn::Result<Vec<Variant<'_>>> {
 }
 
 fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStream {
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let ident = &input.ident;
     let enum_name = ident.to_string();
     let (kind_trait, side_trait) = match side {
@@ -195,7 +197,7 @@ fn json_dispatch(
     keys: &[Ident],
     key_consts: &TokenStream,
 ) -> TokenStream {
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     quote! {
         #[inline]
         fn from_json(

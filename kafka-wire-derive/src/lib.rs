@@ -18,6 +18,7 @@ mod entity_types;
 mod expand;
 mod keys;
 mod model;
+mod private_path;
 mod range;
 
 use proc_macro::TokenStream;

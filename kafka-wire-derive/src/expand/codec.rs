@@ -6,6 +6,7 @@ use quote::{quote, quote_spanned};
 
 use super::defaults::is_default_fn;
 use crate::model::Container;
+use crate::private_path;
 
 /// Indices of tagged fields, in tag order.
 fn tagged_in_order(container: &Container) -> Vec<usize> {
@@ -22,7 +23,7 @@ fn tagged_in_order(container: &Container) -> Vec<usize> {
 /// The `Wire` impl.
 pub fn wire_impl(container: &Container) -> TokenStream {
     let ident = &container.ident;
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let fields = &container.fields;
     let tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
@@ -164,7 +165,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
 /// Inline, so that a struct never nullable costs no code (`read_nullable` would
 /// otherwise be compiled for every struct, with its whole decode inside).
 pub fn nullable_impl(ident: &Ident) -> TokenStream {
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     quote! {
         impl #p::Nullable for #ident {
             #[inline]

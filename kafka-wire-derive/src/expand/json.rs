@@ -23,9 +23,10 @@ pub fn json_impl(container: &Container) -> TokenStream {
     use quote::quote;
 
     use super::defaults::is_default_fn;
+    use crate::private_path;
 
     let ident = &container.ident;
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let fields = &container.fields;
     let tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
