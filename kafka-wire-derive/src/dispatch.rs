@@ -116,6 +116,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
     });
     let from_impls = variants.iter().map(|Variant { ident: name, ty }| {
         quote! {
+            #[automatically_derived]
             impl ::core::convert::From<#ty> for #ident {
                 fn from(message: #ty) -> Self {
                     Self::#name(message)
@@ -146,6 +147,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             }
         };
 
+        #[automatically_derived]
         impl #p::MessageEnum for #ident {
             const SCHEMAS: &'static [&'static #p::MessageSchema] =
                 &[#(&<#types as #p::Message>::SCHEMA),*];
@@ -182,6 +184,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             #from_json
         }
 
+        #[automatically_derived]
         impl #p::#side_trait for #ident {}
 
         #(#from_impls)*

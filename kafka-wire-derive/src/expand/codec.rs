@@ -95,6 +95,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
     };
 
     quote! {
+        #[automatically_derived]
         impl #p::Wire for #ident {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
 
@@ -142,6 +143,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         }
 
         // Reached through a `dyn` from the one tagged-section loop in the runtime.
+        #[automatically_derived]
         impl #p::ReadTagged for #ident {
             #[allow(unused_variables)]
             fn read_tag(&mut self, tag: u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<bool, #p::DecodeError> {
@@ -167,6 +169,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
 pub fn nullable_impl(ident: &Ident) -> TokenStream {
     let p = private_path::private();
     quote! {
+        #[automatically_derived]
         impl #p::Nullable for #ident {
             #[inline]
             fn null_size(_cx: #p::Cx) -> usize { 1 }

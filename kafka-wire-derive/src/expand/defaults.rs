@@ -81,6 +81,7 @@ pub fn default_impl(container: &Container) -> TokenStream {
         .map(|u| &u.ident)
         .map(|u| quote!(#u: ::core::default::Default::default(),));
     quote! {
+        #[automatically_derived]
         impl ::core::default::Default for #ident {
             #[inline]
             fn default() -> Self {

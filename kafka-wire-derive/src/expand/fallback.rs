@@ -16,7 +16,12 @@ pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> To
     let ident = &input.ident;
     let p = private_path::private();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let impl_for = |trait_path: TokenStream| quote!(impl #impl_generics #trait_path for #ident #ty_generics #where_clause);
+    let impl_for = |trait_path: TokenStream| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #trait_path for #ident #ty_generics #where_clause
+        }
+    };
     let name = ident.to_string();
     let failed = quote!(::core::panic!(
         "kafka-wire: this struct's derive failed to compile"

@@ -40,6 +40,7 @@ pub fn json_impl(container: &Container) -> TokenStream {
     quote! {
         // Inline: compiled where it is used, so that a library of messages does not
         // compile every conversion for users who convert a few (or none).
+        #[automatically_derived]
         impl #p::JsonWire for #ident {
             #[inline]
             fn write_json(&self, version: i16) -> ::core::result::Result<#p::JsonValue, #p::JsonError> {

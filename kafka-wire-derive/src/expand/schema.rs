@@ -83,6 +83,7 @@ pub fn struct_impl(container: &Container) -> TokenStream {
     let keeps_unknown = container.unknown_field().is_some();
     let p = private_path::private();
     quote! {
+        #[automatically_derived]
         impl #p::Struct for #ident {
             const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema {
                 name: #name,
@@ -124,14 +125,19 @@ pub fn message_impl(container: &Container) -> TokenStream {
     let p = private_path::private();
     let api_link = match (message.kind, &message.response) {
         (Kind::Request, Some(response)) => quote! {
+            #[automatically_derived]
             impl #p::ApiRequest for #ident {
                 type Response = #response;
             }
         },
-        (Kind::Response, _) => quote!(impl #p::ApiResponse for #ident {}),
+        (Kind::Response, _) => quote! {
+            #[automatically_derived]
+            impl #p::ApiResponse for #ident {}
+        },
         _ => quote!(),
     };
     quote! {
+        #[automatically_derived]
         impl #p::Message for #ident {
             const SCHEMA: #p::MessageSchema = #p::MessageSchema {
                 name: #name,
