@@ -3,12 +3,13 @@
 //!
 //! Use them through the `kafka-wire` crate, which re-exports them and documents the
 //! attribute language. The macro runs in four stages, one module each:
-//! `attr` (parse, with darling; the keys as written are kept) → `model` (typed
-//! values) → `check` (every rule: attribute rules reported here, type rules emitted
-//! for the compiler) → `expand` (impls; a stub impl when anything failed, so users
-//! see only the real errors). `keys` is the one table of attribute keys. Every stage
-//! records all the errors it finds, and later stages still run on what parsed, so
-//! one struct's mistakes are reported together.
+//! `attr` (parse: each attribute read once, driven by `keys`, the one table of
+//! attribute keys) → `model` (typed values) → `check` (every rule: attribute rules
+//! reported here, type rules emitted for the compiler) → `expand` (impls; a stub
+//! impl when anything failed, so users see only the real errors). Every stage
+//! records all the errors it finds in one darling accumulator, and later stages
+//! still run on what parsed, so one struct's mistakes are reported together.
+//! Generated code names the runtime only through `private_path`.
 #![forbid(unsafe_code)]
 
 mod attr;
