@@ -3,7 +3,8 @@
 //! so that every broken one is reported, and each error covers the whole field type:
 //!
 //! - an attribute that allows only some types is a trait the type must implement
-//!   (`NullableField`, … in `kwire`'s private module), whose own message says what to do;
+//!   (`NullableField`, … in the runtime's private module), whose own message says
+//!   what to do;
 //! - a rule about what a type holds (nested structs) is a named `const` assertion.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
