@@ -1,21 +1,26 @@
-//! Stage 1, parse: the `#[kafka(...)]` attributes as written, read by `darling`.
+//! Stage 1, parse: the `#[kafka(...)]` attributes as written, each read once, by a
+//! parser driven by the key table (`keys`). Nothing is interpreted here beyond syntax.
 //!
-//! Nothing is interpreted here beyond syntax. The struct attribute and each field's
-//! attribute are read separately, with unknown keys allowed, and the keys as
-//! written are kept for the check stage (see `keys`), so that a typo in one place
-//! does not hide every other mistake.
+//! Not darling's derive: its parser rejects a whole attribute for one unknown key,
+//! so a typo would hide every other mistake in the struct, and it keeps no span of
+//! the keys themselves, where rules about a key (`api_key` on a nested `Struct`)
+//! are reported. This one reads what darling's derive reads, with darling's value
+//! readers (`FromMeta`) and errors (unknown key with its hint, duplicate key,
+//! literal), but an unknown key is reported without stopping the rest.
 
+use darling::ast::NestedMeta;
 use darling::error::Accumulator;
-use darling::util::Flag;
-use darling::{Error, FromDeriveInput, FromField, FromMeta};
-use proc_macro2::Span;
+use darling::util::{parse_attribute_to_meta_list, path_to_string};
+use darling::{Error, FromMeta};
 use syn::spanned::Spanned;
-use syn::{Attribute, DeriveInput, Expr, Generics, Ident, LitStr, Type};
+use syn::{Attribute, DeriveInput, Expr, Generics, Ident, Type};
 
-use crate::keys;
+use crate::keys::{self, FieldKeys, Keys, StructKeys};
 
-/// Any expression, kept exactly as written (darling would parse the inside of a
-/// string literal as an expression, which loses string defaults).
+/// Any expression, kept exactly as written: darling's `syn::Expr` would parse the
+/// inside of a string literal as an expression, which loses string defaults, and
+/// its `PreservedStrExpr` keeps the invisible group around a `macro_rules!`
+/// fragment, which hides the literal inside.
 #[derive(Debug, Clone)]
 pub struct RawExpr(pub Expr);
 
@@ -28,63 +33,28 @@ impl FromMeta for RawExpr {
     }
 }
 
-/// The struct-level attribute.
-#[derive(Debug, FromDeriveInput)]
-#[darling(attributes(kafka), forward_attrs(doc), allow_unknown_fields)]
+/// The struct as written.
 pub struct RawContainer {
     pub ident: Ident,
     pub generics: Generics,
     pub attrs: Vec<Attribute>,
-    /// The schema name when it differs from the Rust name.
-    pub name: Option<LitStr>,
-    /// `request`, `response`, `header` or `data`.
-    pub kind: Option<RawExpr>,
-    pub api_key: Option<RawExpr>,
-    pub versions: Option<LitStr>,
-    pub flexible: Option<LitStr>,
-    pub listeners: Option<LitStr>,
-    pub latest_version_unstable: Flag,
-    /// A request's response type.
-    pub response: Option<RawExpr>,
+    pub keys: StructKeys,
 }
 
-/// One field's attribute.
-#[derive(Debug, FromField)]
-#[darling(attributes(kafka), forward_attrs(doc), allow_unknown_fields)]
+/// One field as written.
 pub struct RawField {
     pub ident: Option<Ident>,
     pub vis: syn::Visibility,
     pub ty: Type,
     pub attrs: Vec<Attribute>,
-    pub name: Option<LitStr>,
-    pub versions: Option<LitStr>,
-    pub nullable: Option<LitStr>,
-    pub tag: Option<RawExpr>,
-    pub tagged: Option<LitStr>,
-    pub ignorable: Flag,
-    pub default: Option<RawExpr>,
-    pub flexible: Option<LitStr>,
-    pub map_key: Flag,
-    pub entity_type: Option<LitStr>,
-    pub zero_copy: Flag,
-    pub unknown_tagged: Flag,
+    pub keys: FieldKeys,
 }
 
-/// The keys of one attribute as written, each with its span.
-pub type UsedKeys = Vec<(String, Span)>;
-
-/// The struct as read: `None` where an attribute could not be read at all (its
-/// errors are already recorded).
+/// The struct as read: `None` where an attribute could not be read (its errors are
+/// already recorded).
 pub struct RawInput {
     pub container: Option<RawContainer>,
-    pub container_keys: UsedKeys,
-    pub fields: Vec<RawFieldInput>,
-}
-
-/// One field as read.
-pub struct RawFieldInput {
-    pub parsed: Option<RawField>,
-    pub keys: UsedKeys,
+    pub fields: Vec<Option<RawField>>,
 }
 
 /// Reads the struct attribute and every field attribute, recording all errors.
@@ -95,25 +65,73 @@ pub fn parse(input: &DeriveInput, errors: &mut Accumulator) -> RawInput {
             errors.push(error);
             return RawInput {
                 container: None,
-                container_keys: Vec::new(),
                 fields: Vec::new(),
             };
         }
     };
-    let container = errors.handle(RawContainer::from_derive_input(input));
+    let container = read_keys(&input.attrs, errors).map(|keys| RawContainer {
+        ident: input.ident.clone(),
+        generics: input.generics.clone(),
+        attrs: input.attrs.clone(),
+        keys,
+    });
     let fields = fields
         .named
         .iter()
-        .map(|field| RawFieldInput {
-            parsed: errors.handle(RawField::from_field(field)),
-            keys: keys::used(&field.attrs),
+        .map(|field| {
+            read_keys(&field.attrs, errors).map(|keys| RawField {
+                ident: field.ident.clone(),
+                vis: field.vis.clone(),
+                ty: field.ty.clone(),
+                attrs: field.attrs.clone(),
+                keys,
+            })
         })
         .collect();
-    RawInput {
-        container,
-        container_keys: keys::used(&input.attrs),
-        fields,
+    RawInput { container, fields }
+}
+
+/// Reads every `#[kafka(...)]` among `attrs` into `K`, recording each error. `None`
+/// when a key could not be read (a value of the wrong shape, a key given twice), as
+/// with darling's derive, so that nothing is built on a half-read attribute; an
+/// unknown key is only reported, since it changes nothing else.
+fn read_keys<K: Keys>(attrs: &[Attribute], errors: &mut Accumulator) -> Option<K> {
+    let mut keys = K::default();
+    let mut complete = true;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("kafka")) {
+        let items = parse_attribute_to_meta_list(attr)
+            .and_then(|list| NestedMeta::parse_meta_list(list.tokens).map_err(Error::from));
+        let Some(items) = errors.handle(items) else {
+            complete = false;
+            continue;
+        };
+        for item in &items {
+            let path = match item {
+                NestedMeta::Meta(meta) => meta.path(),
+                NestedMeta::NameValueInvalidExpr(invalid) => &invalid.path,
+                NestedMeta::Lit(lit) => {
+                    errors.push(Error::unsupported_format("literal").with_span(lit));
+                    complete = false;
+                    continue;
+                }
+            };
+            let name = path_to_string(path);
+            let Some(key) = K::KEYS.iter().find(|k| k.name == name) else {
+                errors.push(keys::unknown(&name, K::KEYS).with_span(path));
+                continue;
+            };
+            if keys.written().iter().any(|(k, _)| k.name == key.name) {
+                errors.push(Error::duplicate_field(key.name).with_span(path));
+                complete = false;
+                continue;
+            }
+            let read = keys
+                .read(key, path.span(), item)
+                .map_err(|e| e.with_span(item).at(key.name));
+            complete &= errors.handle(read).is_some();
+        }
     }
+    complete.then_some(keys)
 }
 
 /// The fields of a struct with named fields; anything else is an error spanned on
@@ -158,90 +176,103 @@ pub fn doc_text(attrs: &[Attribute]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::keys::Attr;
+    use syn::LitStr;
+
+    use crate::keys::{Key, Takes};
 
     /// Parses `#[kafka(#attr)]` on a struct with one field carrying `#[kafka(#field)]`.
-    fn parse_one(attr: &str, field: &str) -> (Vec<Error>, RawInput) {
+    fn parse_one(attr: &str, field: &str) -> (Vec<String>, RawInput) {
         let source = format!("#[kafka({attr})] struct S {{ #[kafka({field})] f: i32 }}");
         let input: DeriveInput = syn::parse_str(&source).expect("test input parses");
         let mut errors = darling::Error::accumulator();
         let raw = parse(&input, &mut errors);
-        (errors.into_inner(), raw)
+        let errors = errors
+            .into_inner()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        (errors, raw)
     }
 
-    /// A value each key accepts, so the key table can be checked against the structs.
-    fn sample(key: &str) -> String {
-        match key {
-            "kind" => "kind = data".into(),
-            "api_key" | "tag" | "default" => format!("{key} = 1"),
-            "latest_version_unstable"
-            | "ignorable"
-            | "map_key"
-            | "zero_copy"
-            | "unknown_tagged" => key.into(),
-            _ => format!("{key} = \"0+\""),
+    /// `key` written with a value of what it takes, from the table.
+    fn sample(key: &Key) -> String {
+        match key.takes {
+            Takes::Flag => key.name.into(),
+            Takes::Str => format!("{} = \"0+\"", key.name),
+            Takes::Expr => format!("{} = 1", key.name),
         }
     }
 
-    /// The fields of a struct's pretty `Debug` form.
-    fn debug_fields(debug: &str) -> usize {
-        debug
-            .lines()
-            .filter(|line| {
-                line.strip_prefix("        ")
-                    .is_some_and(|rest| !rest.starts_with(' ') && rest.contains(": "))
-            })
-            .count()
-    }
-
     #[test]
-    fn every_key_of_the_table_sets_its_own_field_and_there_are_no_others() {
-        let (_, empty) = parse_one("", "");
-        let empty_container = format!("{:?}", empty.container);
-        let empty_field = format!("{:?}", empty.fields[0].parsed);
-        for key in Attr::Container.keys() {
-            let (errors, raw) = parse_one(&sample(key.name), "");
+    fn every_key_of_the_table_is_read_where_it_belongs() {
+        for key in StructKeys::KEYS {
+            let (errors, raw) = parse_one(&sample(key), "");
             assert!(errors.is_empty(), "struct key `{}`: {errors:?}", key.name);
-            assert_ne!(
-                format!("{:?}", raw.container),
-                empty_container,
-                "`{}`",
-                key.name
-            );
+            let container = raw.container.expect("read");
+            let written: Vec<&str> = container
+                .keys
+                .written()
+                .iter()
+                .map(|(k, _)| k.name)
+                .collect();
+            assert_eq!(written, [key.name]);
+            let (on_a_field, _) = parse_one("", &sample(key));
+            let fields_take_it = FieldKeys::KEYS.iter().any(|k| k.name == key.name);
+            assert_eq!(on_a_field.is_empty(), fields_take_it, "`{}`", key.name);
         }
-        for key in Attr::Field.keys() {
-            let (errors, raw) = parse_one("", &sample(key.name));
+        for key in FieldKeys::KEYS {
+            let (errors, raw) = parse_one("", &sample(key));
             assert!(errors.is_empty(), "field key `{}`: {errors:?}", key.name);
-            assert_ne!(
-                format!("{:?}", raw.fields[0].parsed),
-                empty_field,
-                "`{}`",
-                key.name
-            );
+            let field = raw.fields[0].as_ref().expect("read");
+            let written: Vec<&str> = field.keys.written().iter().map(|(k, _)| k.name).collect();
+            assert_eq!(written, [key.name]);
         }
-        // Besides the keys: the ident, generics and attributes, or the ident,
-        // visibility, type and attributes.
-        assert_eq!(
-            debug_fields(&format!("{:#?}", empty.container)),
-            Attr::Container.keys().count() + 3
-        );
-        assert_eq!(
-            debug_fields(&format!("{:#?}", empty.fields[0].parsed)),
-            Attr::Field.keys().count() + 4
-        );
     }
 
     #[test]
-    fn unknown_keys_are_kept_and_the_rest_still_read() {
-        let (errors, raw) = parse_one("versions = \"0-1\", colour = 1", "shade, versions = \"0+\"");
+    fn values_land_in_their_keys() {
+        let (errors, raw) = parse_one(
+            "versions = \"0-1\", kind = data",
+            "tag = 3, ignorable, entity_type = \"topicName\"",
+        );
         assert!(errors.is_empty(), "{errors:?}");
-        let keys: Vec<&str> = raw.container_keys.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["versions", "colour"]);
-        assert!(raw.container.and_then(|c| c.versions).is_some());
+        let container = raw.container.expect("read");
+        let versions = container.keys.versions.value().map(LitStr::value);
+        assert_eq!(versions.as_deref(), Some("0-1"));
+        assert!(container.keys.kind.is_written() && !container.keys.api_key.is_written());
+        let field = raw.fields[0].as_ref().expect("read");
+        assert!(field.keys.tag.is_written() && field.keys.ignorable.is_written());
+        assert!(!field.keys.map_key.is_written());
+    }
+
+    #[test]
+    fn unknown_keys_are_reported_and_the_rest_still_read() {
+        let (errors, raw) = parse_one("versions = \"0-1\", colour = 1", "shade, versions = \"0+\"");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors[0].starts_with("Unknown field: `colour`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("Unknown field: `shade`"),
+            "{errors:?}"
+        );
+        assert!(raw.container.is_some_and(|c| c.keys.versions.is_written()));
         assert!(raw.fields[0]
-            .parsed
             .as_ref()
-            .and_then(|f| f.versions.as_ref())
-            .is_some());
+            .is_some_and(|f| f.keys.versions.is_written()));
+    }
+
+    #[test]
+    fn a_key_twice_or_a_wrong_value_leaves_the_attribute_unread() {
+        let (errors, raw) = parse_one("", "versions = \"0+\", versions = \"1+\"");
+        assert_eq!(errors, ["Duplicate field `versions`"]);
+        assert!(raw.fields[0].is_none());
+        let (errors, raw) = parse_one("", "ignorable = 1");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(raw.fields[0].is_none());
+        let (errors, raw) = parse_one("versions = 3", "");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(raw.container.is_none());
     }
 }

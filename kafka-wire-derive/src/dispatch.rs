@@ -6,10 +6,13 @@
 //! response), through a trait bound, and that no two variants share an API key,
 //! through a const evaluated from the types' schemas.
 
+use darling::Error;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+use crate::private_path;
 
 /// Which enum is derived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,64 +30,60 @@ struct Variant<'a> {
 pub fn derive(input: &DeriveInput, side: Side) -> TokenStream {
     match variants(input) {
         Ok(variants) => impls(input, side, &variants),
-        Err(error) => error.to_compile_error(),
+        Err(errors) => errors.write_errors(),
     }
 }
 
-fn variants(input: &DeriveInput) -> syn::Result<Vec<Variant<'_>>> {
+/// The variants, or every error about the enum's shape, collected like the rest of
+/// the derive's.
+fn variants(input: &DeriveInput) -> darling::Result<Vec<Variant<'_>>> {
     let Data::Enum(data) = &input.data else {
-        return Err(syn::Error::new(
-            input.ident.span(),
-            "a message enum is an `enum` with one variant per API",
-        ));
+        return Err(
+            Error::custom("a message enum is an `enum` with one variant per API")
+                .with_span(&input.ident),
+        );
     };
-    let mut errors: Option<syn::Error> = None;
-    let mut push = |error: syn::Error| match &mut errors {
-        Some(all) => all.combine(error),
-        None => errors = Some(error),
-    };
+    let mut errors = Error::accumulator();
     if !input.generics.params.is_empty() {
-        push(syn::Error::new(
-            input.generics.span(),
-            "a message enum cannot be generic: each variant holds one message type",
-        ));
+        errors.push(
+            Error::custom("a message enum cannot be generic: each variant holds one message type")
+                .with_span(&input.generics),
+        );
     }
     if data.variants.is_empty() {
-        push(syn::Error::new(
-            input.ident.span(),
-            "a message enum needs at least one variant",
-        ));
+        errors.push(
+            Error::custom("a message enum needs at least one variant").with_span(&input.ident),
+        );
     }
     let mut variants = Vec::new();
     for variant in &data.variants {
         if let Some((_, discriminant)) = &variant.discriminant {
-            push(syn::Error::new(
-                discriminant.span(),
-                "the API key comes from the variant's message type; remove the discriminant",
-            ));
+            errors.push(
+                Error::custom(
+                    "the API key comes from the variant's message type; remove the discriminant",
+                )
+                .with_span(discriminant),
+            );
         }
         match &variant.fields {
             Fields::Unnamed(fields) if fields.unnamed.len() == 1 => variants.push(Variant {
                 ident: &variant.ident,
                 ty: &fields.unnamed[0].ty,
             }),
-            _ => push(syn::Error::new(
-                variant.span(),
-                format!(
+            _ => errors.push(
+                Error::custom(format!(
                     "each variant holds exactly one message: `{}(TheMessage)`",
                     variant.ident
-                ),
-            )),
+                ))
+                .with_span(variant),
+            ),
         }
     }
-    match errors {
-        Some(errors) => Err(errors),
-        None => Ok(variants),
-    }
+    errors.finish_with(variants)
 }
 
 fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStream {
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let ident = &input.ident;
     let enum_name = ident.to_string();
     let (kind_trait, side_trait) = match side {
@@ -114,6 +113,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
     });
     let from_impls = variants.iter().map(|Variant { ident: name, ty }| {
         quote! {
+            #[automatically_derived]
             impl ::core::convert::From<#ty> for #ident {
                 fn from(message: #ty) -> Self {
                     Self::#name(message)
@@ -144,6 +144,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             }
         };
 
+        #[automatically_derived]
         impl #p::MessageEnum for #ident {
             const SCHEMAS: &'static [&'static #p::MessageSchema] =
                 &[#(&<#types as #p::Message>::SCHEMA),*];
@@ -180,6 +181,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             #from_json
         }
 
+        #[automatically_derived]
         impl #p::#side_trait for #ident {}
 
         #(#from_impls)*
@@ -195,7 +197,7 @@ fn json_dispatch(
     keys: &[Ident],
     key_consts: &TokenStream,
 ) -> TokenStream {
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     quote! {
         #[inline]
         fn from_json(

@@ -1,4 +1,4 @@
-//! Kafka's `EntityType` values, and the trait (in `kwire::__private`) a field's
+//! Kafka's `EntityType` values, and the trait (in `kwire`'s private module) a field's
 //! type must implement to carry each: Kafka's generator ties each entity to a type.
 
 /// Each entity type with the trait its field's type needs (`None`: any type).

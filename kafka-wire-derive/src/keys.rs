@@ -1,17 +1,19 @@
-//! The one table of `#[kafka(...)]` keys: where each may be written and how Kafka's
-//! JSON spells it. Parsing (darling's structs in `attr`), the unknown-key errors
-//! and their hints, the keys a nested `Struct` refuses, and the README's attribute
-//! reference are all checked against it (see the tests).
+//! The one table of `#[kafka(...)]` keys: each key once, with where it is written,
+//! what it takes and how Kafka's JSON spells it.
 //!
-//! darling would reject unknown keys itself, but then it rejects the whole
-//! attribute, and one typo would hide every other mistake in the struct. So the
-//! attributes are read with unknown keys allowed and checked here instead.
+//! The two `keys!` lists below are the table. From each, the macro declares the
+//! struct the parser fills (`StructKeys`, `FieldKeys`: one `Written` per key) and its
+//! `KEYS` rows, which drive the parser in `attr`, the hints for unknown keys, the
+//! keys a nested `Struct` refuses, the tests' sample inputs and the check of the
+//! README's attribute reference (see the tests).
 
 use darling::ast::NestedMeta;
-use darling::Error;
+use darling::util::Flag;
+use darling::{Error, FromMeta};
 use proc_macro2::Span;
-use syn::spanned::Spanned;
-use syn::{Attribute, Path};
+use syn::LitStr;
+
+use crate::attr::RawExpr;
 
 /// Where a key is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +26,17 @@ pub enum Place {
     Field,
 }
 
+/// What follows a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// Nothing: the key is a flag (`ignorable`).
+    Flag,
+    /// A string literal (`versions = "0+"`).
+    Str,
+    /// An expression, kept as written (`tag = 0`, `kind = request`).
+    Expr,
+}
+
 /// One key of the attribute language.
 #[derive(Debug)]
 pub struct Key {
@@ -31,151 +44,185 @@ pub struct Key {
     pub place: Place,
     /// Kafka's JSON key, when the attribute mirrors one.
     pub json: Option<&'static str>,
+    /// The parser reads each value by its type; this says the same for the tests,
+    /// which write a sample of every key from it.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub takes: Takes,
 }
 
-const fn key(name: &'static str, place: Place, json: Option<&'static str>) -> Key {
-    Key { name, place, json }
+/// One key of an attribute: its value as written and the span of the key itself
+/// (where rules about the key, rather than its value, are reported), or nothing
+/// when the key was not written.
+#[derive(Debug, Clone)]
+pub struct Written<T>(Option<(T, Span)>);
+
+impl<T> Default for Written<T> {
+    fn default() -> Self {
+        Written(None)
+    }
 }
 
-/// Every key, once.
-pub const KEYS: &[Key] = &[
-    key("name", Place::AnyStruct, Some("name")),
-    key("kind", Place::Message, Some("type")),
-    key("api_key", Place::Message, Some("apiKey")),
-    key("versions", Place::Message, Some("validVersions")),
-    key("flexible", Place::Message, Some("flexibleVersions")),
-    key("listeners", Place::Message, Some("listeners")),
-    key(
-        "latest_version_unstable",
-        Place::Message,
-        Some("latestVersionUnstable"),
-    ),
-    key("response", Place::Message, None),
-    key("name", Place::Field, Some("name")),
-    key("versions", Place::Field, Some("versions")),
-    key("nullable", Place::Field, Some("nullableVersions")),
-    key("tag", Place::Field, Some("tag")),
-    key("tagged", Place::Field, Some("taggedVersions")),
-    key("ignorable", Place::Field, Some("ignorable")),
-    key("default", Place::Field, Some("default")),
-    key("flexible", Place::Field, Some("flexibleVersions")),
-    key("map_key", Place::Field, Some("mapKey")),
-    key("entity_type", Place::Field, Some("entityType")),
-    key("zero_copy", Place::Field, Some("zeroCopy")),
-    key("unknown_tagged", Place::Field, None),
-];
+impl<T> Written<T> {
+    /// The value, when the key was written.
+    pub fn value(&self) -> Option<&T> {
+        self.0.as_ref().map(|(value, _)| value)
+    }
 
-/// Which attribute is being read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Attr {
-    /// The struct-level attribute.
-    Container,
-    /// A field's attribute.
-    Field,
+    /// The span of the key, when it was written.
+    pub fn key_span(&self) -> Option<Span> {
+        self.0.as_ref().map(|(_, span)| *span)
+    }
+
+    /// True when the key was written.
+    pub fn is_written(&self) -> bool {
+        self.0.is_some()
+    }
 }
 
-impl Attr {
-    fn allows(self, place: Place) -> bool {
-        match self {
-            Attr::Container => matches!(place, Place::AnyStruct | Place::Message),
-            Attr::Field => place == Place::Field,
+/// A type a key's value is read as, through darling's `FromMeta`.
+pub trait Value: FromMeta {
+    /// What the key takes, for the table.
+    const TAKES: Takes;
+}
+
+impl Value for Flag {
+    const TAKES: Takes = Takes::Flag;
+}
+
+impl Value for LitStr {
+    const TAKES: Takes = Takes::Str;
+}
+
+impl Value for RawExpr {
+    const TAKES: Takes = Takes::Expr;
+}
+
+/// The keys of one attribute, as the parser fills them.
+pub trait Keys: Default {
+    /// The table's rows for this attribute, in the order written below.
+    const KEYS: &'static [Key];
+
+    /// Records `key` (one of `KEYS`, not yet written) as written at `span`, then
+    /// reads its value from `item`. A key whose value fails to read still counts
+    /// as written, so that writing it again is reported as a duplicate.
+    fn read(&mut self, key: &'static Key, span: Span, item: &NestedMeta) -> darling::Result<()>;
+
+    /// The keys written, in order, each with its span.
+    fn written(&self) -> &[(&'static Key, Span)];
+}
+
+/// A value of type `T` from one meta item, as darling's derive reads a field.
+fn value<T: FromMeta>(item: &NestedMeta) -> darling::Result<T> {
+    match item {
+        NestedMeta::Meta(meta) => T::from_meta(meta),
+        NestedMeta::NameValueInvalidExpr(invalid) => T::from_invalid_expr(invalid),
+        NestedMeta::Lit(lit) => Err(Error::unsupported_format("literal").with_span(lit)),
+    }
+}
+
+/// Declares a struct of keys and its table rows from one list: each row is
+/// `name: ValueType, Place, Kafka's JSON key;` with its doc comment.
+macro_rules! keys {
+    (
+        $(#[$doc:meta])*
+        pub struct $keys:ident {
+            $(
+                $(#[$key_doc:meta])*
+                $key:ident: $ty:ty, $place:ident, $json:expr;
+            )*
         }
-    }
-
-    /// The keys this attribute takes, in table order.
-    pub fn keys(self) -> impl Iterator<Item = &'static Key> {
-        KEYS.iter().filter(move |k| self.allows(k.place))
-    }
-
-    fn names(self) -> Vec<&'static str> {
-        self.keys().map(|k| k.name).collect()
-    }
-}
-
-/// The keys written in the `#[kafka(...)]` attributes among `attrs`, each with its
-/// span, as written (known or not). Syntax errors are darling's to report.
-pub fn used(attrs: &[Attribute]) -> Vec<(String, Span)> {
-    let mut used = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("kafka")) {
-        let syn::Meta::List(list) = &attr.meta else {
-            continue;
-        };
-        let Ok(items) = NestedMeta::parse_meta_list(list.tokens.clone()) else {
-            continue;
-        };
-        for item in &items {
-            let path = match item {
-                NestedMeta::Meta(meta) => meta.path(),
-                NestedMeta::NameValueInvalidExpr(invalid) => &invalid.path,
-                NestedMeta::Lit(_) => continue,
-            };
-            used.push((path_text(path), path.span()));
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Default)]
+        pub struct $keys {
+            $(
+                $(#[$key_doc])*
+                pub $key: Written<$ty>,
+            )*
+            written: Vec<(&'static Key, Span)>,
         }
+
+        impl Keys for $keys {
+            const KEYS: &'static [Key] = &[$(
+                Key {
+                    name: stringify!($key),
+                    place: Place::$place,
+                    json: $json,
+                    takes: <$ty as Value>::TAKES,
+                },
+            )*];
+
+            fn read(
+                &mut self,
+                key: &'static Key,
+                span: Span,
+                item: &NestedMeta,
+            ) -> darling::Result<()> {
+                self.written.push((key, span));
+                $(
+                    if key.name == stringify!($key) {
+                        self.$key = Written(Some((value(item)?, span)));
+                        return Ok(());
+                    }
+                )*
+                unreachable!("`{}` is a row of this table", key.name)
+            }
+
+            fn written(&self) -> &[(&'static Key, Span)] {
+                &self.written
+            }
+        }
+    };
+}
+
+keys! {
+    /// The keys of the struct-level attribute, on a `Message` or a nested `Struct`.
+    pub struct StructKeys {
+        /// The schema name when it differs from the Rust name.
+        name: LitStr, AnyStruct, Some("name");
+        /// `request`, `response`, `header` or `data`.
+        kind: RawExpr, Message, Some("type");
+        api_key: RawExpr, Message, Some("apiKey");
+        versions: LitStr, Message, Some("validVersions");
+        flexible: LitStr, Message, Some("flexibleVersions");
+        listeners: LitStr, Message, Some("listeners");
+        latest_version_unstable: Flag, Message, Some("latestVersionUnstable");
+        /// A request's response type.
+        response: RawExpr, Message, None;
     }
-    used
 }
 
-fn path_text(path: &Path) -> String {
-    quote::quote!(#path).to_string().replace(' ', "")
+keys! {
+    /// The keys of a field's attribute.
+    pub struct FieldKeys {
+        /// The schema name when it differs from the PascalCase of the Rust name.
+        name: LitStr, Field, Some("name");
+        versions: LitStr, Field, Some("versions");
+        nullable: LitStr, Field, Some("nullableVersions");
+        tag: RawExpr, Field, Some("tag");
+        tagged: LitStr, Field, Some("taggedVersions");
+        ignorable: Flag, Field, Some("ignorable");
+        default: RawExpr, Field, Some("default");
+        flexible: LitStr, Field, Some("flexibleVersions");
+        map_key: Flag, Field, Some("mapKey");
+        entity_type: LitStr, Field, Some("entityType");
+        zero_copy: Flag, Field, Some("zeroCopy");
+        /// Marks the field holding unknown tagged fields; it takes no other key.
+        unknown_tagged: Flag, Field, None;
+    }
 }
 
-/// An error for each key of `used` that `attr` does not take, with a hint.
-pub fn reject_unknown(used: &[(String, Span)], attr: Attr) -> Vec<Error> {
-    used.iter()
-        .filter(|(key, _)| !attr.keys().any(|k| k.name == key))
-        .map(|(key, span)| Error::custom(unknown_key_message(key, attr)).with_span(span))
-        .collect()
-}
-
-fn unknown_key_message(key: &str, attr: Attr) -> String {
-    let json = attr.keys().find(|k| k.json == Some(key) && k.name != key);
-    if let Some(ours) = json {
-        format!(
+/// The error for `key`, which is not among `keys`. Kafka's JSON spelling of a key
+/// gets ours from the table; any other key gets darling's hint (the nearest key, or
+/// the list of keys when it is short).
+pub fn unknown(key: &str, keys: &'static [Key]) -> Error {
+    match keys.iter().find(|k| k.json == Some(key) && k.name != key) {
+        Some(ours) => Error::custom(format!(
             "unknown key `{key}`: Kafka's `{key}` is spelled `{}` here",
             ours.name
-        )
-    } else if let Some(near) = nearest(key, &attr.names()) {
-        format!("unknown key `{key}`: did you mean `{near}`?")
-    } else {
-        let list: Vec<String> = attr.names().iter().map(|k| format!("`{k}`")).collect();
-        format!("unknown key `{key}`: expected one of {}", list.join(", "))
+        )),
+        None => Error::unknown_field_with_alts(key, keys.iter().map(|k| &k.name)),
     }
-}
-
-/// True for keys only a top-level message takes.
-pub fn is_message_only(key: &str) -> bool {
-    KEYS.iter()
-        .any(|k| k.name == key && k.place == Place::Message)
-        && !KEYS
-            .iter()
-            .any(|k| k.name == key && k.place == Place::AnyStruct)
-}
-
-/// The known key closest to `key`, ignoring case and underscores, if it is close.
-fn nearest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
-    let squash = |s: &str| s.replace('_', "").to_ascii_lowercase();
-    let key = squash(key);
-    known
-        .iter()
-        .map(|k| (edit_distance(&key, &squash(k)), *k))
-        .filter(|(distance, _)| *distance <= 2)
-        .min()
-        .map(|(_, k)| k)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = diagonal + usize::from(ca != *cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -184,30 +231,42 @@ mod tests {
 
     #[test]
     fn near_misses_find_their_key() {
-        let fields = Attr::Field.names();
-        assert_eq!(nearest("map_keys", &fields), Some("map_key"));
-        assert_eq!(nearest("ZeroCopy", &fields), Some("zero_copy"));
-        assert_eq!(nearest("colour", &Attr::Container.names()), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let hint = |key, keys| unknown(key, keys).to_string();
+        assert_eq!(
+            hint("map_keys", FieldKeys::KEYS),
+            "Unknown field: `map_keys`. Did you mean `map_key`?"
+        );
+        assert_eq!(
+            hint("colour", StructKeys::KEYS),
+            "Unknown field: `colour`. Available values: `api_key`, `flexible`, `kind`, \
+             `latest_version_unstable`, `listeners`, `name`, `response`, `versions`"
+        );
     }
 
     #[test]
     fn json_spellings_point_at_ours() {
         assert_eq!(
-            unknown_key_message("validVersions", Attr::Container),
+            unknown("validVersions", StructKeys::KEYS).to_string(),
             "unknown key `validVersions`: Kafka's `validVersions` is spelled `versions` here"
         );
         assert_eq!(
-            unknown_key_message("nullableVersions", Attr::Field),
+            unknown("nullableVersions", FieldKeys::KEYS).to_string(),
             "unknown key `nullableVersions`: Kafka's `nullableVersions` is spelled `nullable` here"
         );
     }
 
     #[test]
-    fn message_only_keys_are_the_message_rows() {
-        assert!(is_message_only("api_key"));
-        assert!(is_message_only("versions"));
-        assert!(!is_message_only("name"));
+    fn struct_keys_are_for_structs_and_field_keys_for_fields() {
+        assert!(StructKeys::KEYS.iter().all(|k| k.place != Place::Field));
+        assert!(FieldKeys::KEYS.iter().all(|k| k.place == Place::Field));
+        let place = |name| {
+            StructKeys::KEYS
+                .iter()
+                .find(|k| k.name == name)
+                .map(|k| k.place)
+        };
+        assert_eq!(place("api_key"), Some(Place::Message));
+        assert_eq!(place("name"), Some(Place::AnyStruct));
     }
 
     /// The README's attribute reference lists exactly the keys of this table: the
@@ -240,18 +299,14 @@ mod tests {
                 None => in_table = !line.trim().is_empty() && in_table && line.starts_with('|'),
             }
         }
-        let mut documented: Vec<Vec<String>> = tables;
-        for table in &mut documented {
+        for table in &mut tables {
             table.sort();
         }
-        let mut container: Vec<String> = Attr::Container
-            .names()
-            .iter()
-            .map(|k| k.to_string())
-            .collect();
-        let mut field: Vec<String> = Attr::Field.names().iter().map(|k| k.to_string()).collect();
-        container.sort();
-        field.sort();
-        assert_eq!(documented, [container, field]);
+        let names = |keys: &[Key]| {
+            let mut names: Vec<String> = keys.iter().map(|k| k.name.to_owned()).collect();
+            names.sort();
+            names
+        };
+        assert_eq!(tables, [names(StructKeys::KEYS), names(FieldKeys::KEYS)]);
     }
 }

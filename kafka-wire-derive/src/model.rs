@@ -9,8 +9,12 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Lit, LitStr, Path, Type, UnOp};
 
-use crate::attr::{doc_text, RawContainer, RawExpr, RawField, RawInput, UsedKeys};
+use crate::attr::{doc_text, RawContainer, RawExpr, RawField, RawInput};
+use crate::keys::{Key, Keys};
 use crate::range::{self, Range};
+
+/// The keys of one attribute as written, in order, each with its span.
+pub type WrittenKeys = Vec<(&'static Key, Span)>;
 
 /// Which derive is running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,7 +125,7 @@ pub struct UnknownTagged {
     /// The span of the `unknown_tagged` key.
     pub key_span: Span,
     /// Every key written on the field (only `unknown_tagged` belongs there).
-    pub keys: UsedKeys,
+    pub keys: WrittenKeys,
 }
 
 #[derive(Debug)]
@@ -138,10 +142,7 @@ pub struct Container {
     /// Every field marked `unknown_tagged` (one is right; the check stage says so).
     pub unknown_tagged: Vec<UnknownTagged>,
     /// The keys of the struct attribute as written.
-    pub keys: UsedKeys,
-    /// The keys of every field's attribute as written, fields in order (those that
-    /// could not be modelled too, so their unknown keys are still reported).
-    pub field_keys: Vec<UsedKeys>,
+    pub keys: WrittenKeys,
     /// True when some field could not be modelled (its errors are recorded), so
     /// rules over all fields (tag gaps) would see a false picture.
     pub incomplete: bool,
@@ -255,7 +256,8 @@ fn pascal_case(ident: &Ident) -> String {
 
 fn field(raw: &RawField, errors: &mut Accumulator) -> Option<Field> {
     let ident = raw.ident.clone()?;
-    let versions = match &raw.versions {
+    let keys = &raw.keys;
+    let versions = match keys.versions.value() {
         Some(lit) => range(lit, errors),
         None => {
             errors.push(
@@ -267,10 +269,12 @@ fn field(raw: &RawField, errors: &mut Accumulator) -> Option<Field> {
             None
         }
     };
-    let nullable = raw.nullable.as_ref().and_then(|lit| range(lit, errors));
-    let flexible = raw.flexible.as_ref().and_then(|lit| range(lit, errors));
-    let tag = raw.tag.as_ref().and_then(|t| spanned_int(t, "tag", errors));
-    let tagged = match (&raw.tagged, &raw.tag) {
+    let nullable = keys.nullable.value().and_then(|lit| range(lit, errors));
+    let flexible = keys.flexible.value().and_then(|lit| range(lit, errors));
+    let raw_tag = keys.tag.value();
+    let tag = raw_tag.and_then(|t| spanned_int(t, "tag", errors));
+    let raw_tagged = keys.tagged.value();
+    let tagged = match (raw_tagged, raw_tag) {
         (Some(lit), _) => range(lit, errors),
         // A tag's tagged versions default to the field's versions.
         (None, Some(raw_tag)) => versions.map(|v| SpannedRange {
@@ -282,11 +286,11 @@ fn field(raw: &RawField, errors: &mut Accumulator) -> Option<Field> {
             span: ident.span(),
         }),
     };
-    let default = raw
+    let default = keys
         .default
-        .as_ref()
+        .value()
         .and_then(|d| errors.handle(default_value(d)));
-    let (name, name_span) = match &raw.name {
+    let (name, name_span) = match keys.name.value() {
         Some(lit) => (lit.value(), lit.span()),
         None => (pascal_case(&ident), ident.span()),
     };
@@ -299,17 +303,13 @@ fn field(raw: &RawField, errors: &mut Accumulator) -> Option<Field> {
         nullable,
         tag,
         tagged: tagged?,
-        tagged_without_tag: raw
-            .tagged
-            .as_ref()
-            .filter(|_| raw.tag.is_none())
-            .map(LitStr::span),
-        ignorable: raw.ignorable.is_present(),
+        tagged_without_tag: raw_tagged.filter(|_| raw_tag.is_none()).map(LitStr::span),
+        ignorable: keys.ignorable.is_written(),
         default,
         flexible,
-        map_key: raw.map_key.is_present().then(|| raw.map_key.span()),
-        entity_type: raw.entity_type.clone(),
-        zero_copy: raw.zero_copy.is_present().then(|| raw.zero_copy.span()),
+        map_key: keys.map_key.key_span(),
+        entity_type: keys.entity_type.value().cloned(),
+        zero_copy: keys.zero_copy.key_span(),
         vis: raw.vis.clone(),
         ident,
     })
@@ -336,8 +336,10 @@ fn kind(raw: &RawExpr) -> Result<Kind, Error> {
 }
 
 fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<MessageAttrs> {
-    let kind_span = raw.kind.as_ref().map_or(raw.ident.span(), |k| k.0.span());
-    let kind = match &raw.kind {
+    let keys = &raw.keys;
+    let raw_kind = keys.kind.value();
+    let kind_span = raw_kind.map_or(raw.ident.span(), |k| k.0.span());
+    let kind = match raw_kind {
         Some(k) => errors.handle(kind(k)),
         None => {
             errors.push(
@@ -347,11 +349,11 @@ fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<Message
             None
         }
     };
-    let api_key = raw
+    let api_key = keys
         .api_key
-        .as_ref()
+        .value()
         .and_then(|key| spanned_int(key, "api_key", errors));
-    let versions = match &raw.versions {
+    let versions = match keys.versions.value() {
         Some(lit) => range(lit, errors),
         None => {
             errors.push(
@@ -361,14 +363,15 @@ fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<Message
             None
         }
     };
-    let flexible = match &raw.flexible {
+    let flexible = match keys.flexible.value() {
         Some(lit) => range(lit, errors),
         None => Some(SpannedRange {
             range: Range::NONE,
             span: raw.ident.span(),
         }),
     };
-    let listeners = raw.listeners.as_ref().map_or_else(Vec::new, |lit| {
+    let raw_listeners = keys.listeners.value();
+    let listeners = raw_listeners.map_or_else(Vec::new, |lit| {
         lit.value()
             .split(',')
             .map(|s| s.trim().to_owned())
@@ -382,12 +385,9 @@ fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<Message
         versions: versions?,
         flexible: flexible?,
         listeners,
-        listeners_span: raw.listeners.as_ref().map(LitStr::span),
-        latest_version_unstable: raw
-            .latest_version_unstable
-            .is_present()
-            .then(|| raw.latest_version_unstable.span()),
-        response: raw.response.as_ref().and_then(|r| response_path(r, errors)),
+        listeners_span: raw_listeners.map(LitStr::span),
+        latest_version_unstable: keys.latest_version_unstable.key_span(),
+        response: keys.response.value().and_then(|r| response_path(r, errors)),
     })
 }
 
@@ -415,24 +415,22 @@ pub fn build(raw: &RawInput, derive: Derive, errors: &mut Accumulator) -> Option
         Derive::Struct => None,
     };
     let mut fields = Vec::new();
-    let mut field_keys = Vec::new();
     let mut unknown_tagged = Vec::new();
     let mut incomplete = false;
     for raw_field in &raw.fields {
-        field_keys.push(raw_field.keys.clone());
-        let Some(parsed) = &raw_field.parsed else {
+        let Some(parsed) = raw_field else {
             incomplete = true;
             continue;
         };
-        if parsed.unknown_tagged.is_present() {
+        if let Some(key_span) = parsed.keys.unknown_tagged.key_span() {
             if let Some(ident) = parsed.ident.clone() {
                 unknown_tagged.push(UnknownTagged {
                     ident,
                     vis: parsed.vis.clone(),
                     ty: parsed.ty.clone(),
                     ty_span: parsed.ty.span(),
-                    key_span: parsed.unknown_tagged.span(),
-                    keys: raw_field.keys.clone(),
+                    key_span,
+                    keys: parsed.keys.written().to_vec(),
                 });
             }
             continue;
@@ -446,22 +444,21 @@ pub fn build(raw: &RawInput, derive: Derive, errors: &mut Accumulator) -> Option
     if derive == Derive::Message && message.is_none() {
         return None;
     }
-    let name = raw_container
-        .name
+    let name_override = raw_container.keys.name.value().cloned();
+    let name = name_override
         .as_ref()
         .map_or_else(|| raw_container.ident.to_string(), LitStr::value);
     Some(Container {
         derive,
         name,
-        name_override: raw_container.name.clone(),
+        name_override,
         about: doc_text(&raw_container.attrs),
         ident: raw_container.ident.clone(),
         generics: raw_container.generics.clone(),
         message,
         fields,
         unknown_tagged,
-        keys: raw.container_keys.clone(),
-        field_keys,
+        keys: raw_container.keys.written().to_vec(),
         incomplete,
     })
 }

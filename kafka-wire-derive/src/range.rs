@@ -7,6 +7,8 @@ pub use kwire_version::VersionRange as Range;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::private_path;
+
 /// Parses an attribute's range string.
 pub fn parse(text: &str) -> Result<Range, String> {
     Range::parse(text).map_err(|e| match e {
@@ -32,9 +34,10 @@ pub fn highest(range: Range) -> i16 {
 
 /// Tokens that build `range` in generated code.
 pub fn tokens(range: Range) -> TokenStream {
+    let p = private_path::private();
     match (range.min(), range.max()) {
-        (Some(min), Some(max)) => quote!(::kwire::__private::VersionRange::new(#min, #max)),
-        _ => quote!(::kwire::__private::VersionRange::NONE),
+        (Some(min), Some(max)) => quote!(#p::VersionRange::new(#min, #max)),
+        _ => quote!(#p::VersionRange::NONE),
     }
 }
 

@@ -24,7 +24,7 @@ use crate::wire::{Cx, Sizes, Wire};
 use crate::{DecodeError, EncodeError, EncodeErrorKind, Reader};
 
 /// Kafka's field rules, for every Kafka type: what derived structs call for each
-/// field. Not a public API (reached through `kwire::__private`).
+/// field. Not a public API (reached through `kwire::__private_<version>`).
 ///
 /// Implemented for every [`Wire`] type and for nothing else, without `Wire` as a
 /// supertrait: a field type that is not a Kafka type then fails the one bound of

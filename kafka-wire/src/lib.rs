@@ -92,9 +92,12 @@ pub mod schema;
 pub mod walk;
 pub mod wire;
 
+/// The one path generated code names this crate by. Its name carries the package
+/// version (see `tests` below) and `kwire-derive` names it with its own, so a derive
+/// paired with a runtime of another version fails to compile at once.
 #[doc(hidden)]
 #[path = "private.rs"]
-pub mod __private;
+pub mod __private_0_1_0;
 
 pub use dispatch::{
     ApiRequest, ApiResponse, DispatchError, MessageEnum, RequestEnum, ResponseEnum, WithMessage,
@@ -140,3 +143,30 @@ pub use bytes;
 /// assert_eq!(wire, [4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]);
 /// ```
 pub use smallvec::{smallvec, SmallVec};
+
+#[cfg(test)]
+mod tests {
+    /// The private module is `__private_` and this package's version, each `.`, `-`
+    /// or `+` as `_`: the name `kwire-derive` builds from its own version (which is
+    /// the workspace's, as is this crate's).
+    #[test]
+    fn the_private_module_is_named_for_the_package_version() {
+        macro_rules! module_name {
+            ($module:ident) => {{
+                // Compiles only while the module has this name.
+                #[allow(unused_imports)]
+                use crate::$module as _;
+                stringify!($module)
+            }};
+        }
+        let version: String = env!("CARGO_PKG_VERSION")
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        assert_eq!(
+            module_name!(__private_0_1_0),
+            format!("__private_{version}"),
+            "rename the private module in lib.rs for the new version"
+        );
+    }
+}

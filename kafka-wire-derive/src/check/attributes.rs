@@ -7,7 +7,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::entity_types;
-use crate::keys::{self, Attr};
+use crate::keys::Place;
 use crate::model::{Container, DefaultValue, Derive, Field, Kind, MessageAttrs};
 use crate::range::{self, Range};
 
@@ -37,17 +37,13 @@ pub fn container_rules(container: &Container, errors: &mut Accumulator) {
     if let Some(param) = container.generics.params.first() {
         errors.push(Error::custom("kafka-wire structs cannot be generic").with_span(param));
     }
-    errors.extend(keys::reject_unknown(&container.keys, Attr::Container));
-    for field_keys in &container.field_keys {
-        errors.extend(keys::reject_unknown(field_keys, Attr::Field));
-    }
     if container.derive == Derive::Struct {
         for (key, span) in &container.keys {
-            if keys::is_message_only(key) {
+            if key.place == Place::Message {
                 error(
                     errors,
                     *span,
-                    format!("`{key}` belongs on a top-level `Message`; a nested `Struct` gets its versions and flexibility from its parent"),
+                    format!("`{}` belongs on a top-level `Message`; a nested `Struct` gets its versions and flexibility from its parent", key.name),
                 );
             }
         }
@@ -77,7 +73,11 @@ pub fn container_rules(container: &Container, errors: &mut Accumulator) {
                 "only one field may hold unknown tagged fields",
             );
         }
-        if unknown.keys.iter().any(|(key, _)| key != "unknown_tagged") {
+        if unknown
+            .keys
+            .iter()
+            .any(|(key, _)| key.name != "unknown_tagged")
+        {
             error(
                 errors,
                 unknown.key_span,

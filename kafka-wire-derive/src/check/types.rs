@@ -3,7 +3,8 @@
 //! so that every broken one is reported, and each error covers the whole field type:
 //!
 //! - an attribute that allows only some types is a trait the type must implement
-//!   (`kwire::__private::NullableField`, …), whose own message says what to do;
+//!   (`NullableField`, … in the runtime's private module), whose own message says
+//!   what to do;
 //! - a rule about what a type holds (nested structs) is a named `const` assertion.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
@@ -12,6 +13,7 @@ use syn::Type;
 
 use crate::entity_types;
 use crate::model::{Container, Field};
+use crate::private_path;
 use crate::range;
 
 /// The type checks of every field.
@@ -25,7 +27,8 @@ pub fn type_checks(container: &Container) -> TokenStream {
 
 fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
     let ty = &field.ty;
-    let rules = quote!(<#ty as ::kwire::__private::FieldRules>);
+    let p = private_path::private();
+    let rules = quote!(<#ty as #p::FieldRules>);
     let mut checks = Vec::new();
     match field.nullable {
         Some(_) => checks.push(required(ty, "NullableField")),
@@ -57,7 +60,7 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
         checks.push(assertion(
             ty,
             "NESTED_TAGS_WITHIN_FLEXIBLE_VERSIONS",
-            quote!(::kwire::__private::tags_within_flexible(&#rules::FIELD_TYPE, #versions, #flexible)),
+            quote!(#p::tags_within_flexible(&#rules::FIELD_TYPE, #versions, #flexible)),
             format!(
                 "field `{}` holds a struct with a tagged field in a version where `{}` is not flexible (`{}`)",
                 field.ident, container.ident, message.flexible.range
@@ -66,7 +69,7 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
         checks.push(assertion(
             ty,
             "NESTED_STRUCTS_KEEP_UNKNOWN_TAGS",
-            quote!(::kwire::__private::keeps_unknown_tags_within(&#rules::FIELD_TYPE, #reached_flexible)),
+            quote!(#p::keeps_unknown_tags_within(&#rules::FIELD_TYPE, #reached_flexible)),
             format!(
                 "field `{}` holds a struct used in flexible versions of `{}` that has no field for unknown tagged fields: add `#[kafka(unknown_tagged)] pub unknown_tagged_fields: kwire::UnknownTaggedFields` to it",
                 field.ident, container.ident
@@ -79,7 +82,8 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
 /// Requires `ty` to implement the check trait `name`; its message is the error.
 fn required(ty: &Type, name: &str) -> TokenStream {
     let name = format_ident!("{}", name);
-    quote!(const _: () = <#ty as ::kwire::__private::#name>::REQUIRED;)
+    let p = private_path::private();
+    quote!(const _: () = <#ty as #p::#name>::REQUIRED;)
 }
 
 /// A `const` named `name` asserting `condition`, failing with `message` on the

@@ -6,6 +6,7 @@ use quote::{quote, quote_spanned};
 
 use super::defaults::is_default_fn;
 use crate::model::Container;
+use crate::private_path;
 
 /// Indices of tagged fields, in tag order.
 fn tagged_in_order(container: &Container) -> Vec<usize> {
@@ -22,7 +23,7 @@ fn tagged_in_order(container: &Container) -> Vec<usize> {
 /// The `Wire` impl.
 pub fn wire_impl(container: &Container) -> TokenStream {
     let ident = &container.ident;
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let fields = &container.fields;
     let tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
@@ -94,6 +95,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
     };
 
     quote! {
+        #[automatically_derived]
         impl #p::Wire for #ident {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
 
@@ -141,6 +143,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         }
 
         // Reached through a `dyn` from the one tagged-section loop in the runtime.
+        #[automatically_derived]
         impl #p::ReadTagged for #ident {
             #[allow(unused_variables)]
             fn read_tag(&mut self, tag: u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<bool, #p::DecodeError> {
@@ -164,8 +167,9 @@ pub fn wire_impl(container: &Container) -> TokenStream {
 /// Inline, so that a struct never nullable costs no code (`read_nullable` would
 /// otherwise be compiled for every struct, with its whole decode inside).
 pub fn nullable_impl(ident: &Ident) -> TokenStream {
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     quote! {
+        #[automatically_derived]
         impl #p::Nullable for #ident {
             #[inline]
             fn null_size(_cx: #p::Cx) -> usize { 1 }

@@ -9,6 +9,7 @@ use syn::{Ident, Type, Visibility};
 
 use crate::attr::doc_text;
 use crate::model::{Container, DefaultValue, Field};
+use crate::private_path;
 
 /// The helper returning field `index`'s default value.
 pub fn default_fn(index: usize) -> Ident {
@@ -26,22 +27,26 @@ pub fn is_default_fn(index: usize) -> Ident {
 /// `Wire`, like every use of the type) is reported on the type.
 fn field_helpers(field: &Field, index: usize) -> TokenStream {
     let ty = &field.ty;
+    let p = private_path::private();
     let value = match &field.default {
-        None => quote!(<#ty as ::kwire::__private::FieldRules>::schema_default_value()),
+        None => quote!(<#ty as #p::FieldRules>::schema_default_value()),
         Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
         Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
-        Some(DefaultValue::Str(s)) => quote_spanned! {s.span()=>
-            ::kwire::__private::StrDefault::from_default(#s)
-        },
+        Some(DefaultValue::Str(s)) => {
+            // Spanned on the literal, path too, so a type without string defaults
+            // is reported there.
+            let p = private_path::private_at(s.span());
+            quote_spanned!(s.span()=> #p::StrDefault::from_default(#s))
+        }
     };
     let default = default_fn(index);
     let is_default = is_default_fn(index);
     let compare = match &field.default {
         None => {
-            quote!(<#ty as ::kwire::__private::FieldRules>::is_schema_default_value(value))
+            quote!(<#ty as #p::FieldRules>::is_schema_default_value(value))
         }
         Some(_) => {
-            quote!(<#ty as ::kwire::__private::FieldRules>::is_default_value(value, #default))
+            quote!(<#ty as #p::FieldRules>::is_default_value(value, #default))
         }
     };
     quote! {
@@ -76,6 +81,7 @@ pub fn default_impl(container: &Container) -> TokenStream {
         .map(|u| &u.ident)
         .map(|u| quote!(#u: ::core::default::Default::default(),));
     quote! {
+        #[automatically_derived]
         impl ::core::default::Default for #ident {
             #[inline]
             fn default() -> Self {

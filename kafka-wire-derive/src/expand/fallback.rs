@@ -7,15 +7,21 @@ use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 
 use super::defaults::{raw_setter_fields, setters};
+use crate::private_path;
 
 /// The stub impls for `input`. Generic parameters are carried over so a generic
 /// struct reports only that it is generic; `with_default` is false when the user
 /// derives `Default` themselves (which is the error being reported).
 pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> TokenStream {
     let ident = &input.ident;
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let impl_for = |trait_path: TokenStream| quote!(impl #impl_generics #trait_path for #ident #ty_generics #where_clause);
+    let impl_for = |trait_path: TokenStream| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #trait_path for #ident #ty_generics #where_clause
+        }
+    };
     let name = ident.to_string();
     let failed = quote!(::core::panic!(
         "kafka-wire: this struct's derive failed to compile"

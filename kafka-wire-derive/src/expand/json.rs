@@ -23,9 +23,10 @@ pub fn json_impl(container: &Container) -> TokenStream {
     use quote::quote;
 
     use super::defaults::is_default_fn;
+    use crate::private_path;
 
     let ident = &container.ident;
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let fields = &container.fields;
     let tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
@@ -39,6 +40,7 @@ pub fn json_impl(container: &Container) -> TokenStream {
     quote! {
         // Inline: compiled where it is used, so that a library of messages does not
         // compile every conversion for users who convert a few (or none).
+        #[automatically_derived]
         impl #p::JsonWire for #ident {
             #[inline]
             fn write_json(&self, version: i16) -> ::core::result::Result<#p::JsonValue, #p::JsonError> {

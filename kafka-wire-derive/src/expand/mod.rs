@@ -1,7 +1,7 @@
 //! Stage 4, expand: generating the impls, and nothing else (every rule is the check
 //! stage's). Each field costs one runtime call per pass, named through
-//! `<FieldType as kwire::__private::FieldRules>`; Kafka's rules live in the
-//! runtime (`kafka-wire/src/field_rules.rs`).
+//! `<FieldType as FieldRules>` in the runtime's private module (`private_path`);
+//! Kafka's rules live in the runtime (`kafka-wire/src/field_rules.rs`).
 
 mod codec;
 mod defaults;

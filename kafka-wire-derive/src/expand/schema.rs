@@ -6,6 +6,7 @@ use quote::quote;
 use syn::LitStr;
 
 use crate::model::{Container, DefaultValue, Field, Kind};
+use crate::private_path;
 use crate::range::{self, Range};
 
 fn option_str(text: Option<&str>) -> TokenStream {
@@ -16,6 +17,7 @@ fn option_str(text: Option<&str>) -> TokenStream {
 }
 
 fn field_schema(field: &Field) -> TokenStream {
+    let p = private_path::private();
     let ty = &field.ty;
     let name = &field.name;
     let versions = range::tokens(field.versions.range);
@@ -45,9 +47,9 @@ fn field_schema(field: &Field) -> TokenStream {
     let zero_copy = field.zero_copy.is_some();
     let about = &field.about;
     quote! {
-        ::kwire::__private::FieldSchema {
+        #p::FieldSchema {
             name: #name,
-            ty: <#ty as ::kwire::__private::FieldRules>::FIELD_TYPE,
+            ty: <#ty as #p::FieldRules>::FIELD_TYPE,
             versions: #versions,
             nullable_versions: #nullable,
             tagged_versions: #tagged,
@@ -67,7 +69,7 @@ fn field_schema(field: &Field) -> TokenStream {
 /// `MIN_SIZES`, the table of the struct's smallest encodings.
 pub fn fields_const(container: &Container) -> TokenStream {
     let schemas = container.fields.iter().map(field_schema);
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     quote! {
         const FIELDS: &[#p::FieldSchema] = &[#(#schemas),*];
         const MIN_SIZES: [[u16; 2]; #p::MinSizes::rows(FIELDS)] = #p::MinSizes::table(FIELDS);
@@ -79,8 +81,9 @@ pub fn struct_impl(container: &Container) -> TokenStream {
     let ident = &container.ident;
     let name = &container.name;
     let keeps_unknown = container.unknown_field().is_some();
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     quote! {
+        #[automatically_derived]
         impl #p::Struct for #ident {
             const STRUCT_SCHEMA: #p::StructSchema = #p::StructSchema {
                 name: #name,
@@ -93,11 +96,12 @@ pub fn struct_impl(container: &Container) -> TokenStream {
 }
 
 fn kind_tokens(kind: Kind) -> TokenStream {
+    let p = private_path::private();
     match kind {
-        Kind::Request => quote!(::kwire::__private::MessageKind::Request),
-        Kind::Response => quote!(::kwire::__private::MessageKind::Response),
-        Kind::Header => quote!(::kwire::__private::MessageKind::Header),
-        Kind::Data => quote!(::kwire::__private::MessageKind::Data),
+        Kind::Request => quote!(#p::MessageKind::Request),
+        Kind::Response => quote!(#p::MessageKind::Response),
+        Kind::Header => quote!(#p::MessageKind::Header),
+        Kind::Data => quote!(#p::MessageKind::Data),
     }
 }
 
@@ -118,17 +122,22 @@ pub fn message_impl(container: &Container) -> TokenStream {
     let flexible = range::tokens(message.flexible.range);
     let listeners = &message.listeners;
     let unstable = message.latest_version_unstable.is_some();
-    let p = quote!(::kwire::__private);
+    let p = private_path::private();
     let api_link = match (message.kind, &message.response) {
         (Kind::Request, Some(response)) => quote! {
+            #[automatically_derived]
             impl #p::ApiRequest for #ident {
                 type Response = #response;
             }
         },
-        (Kind::Response, _) => quote!(impl #p::ApiResponse for #ident {}),
+        (Kind::Response, _) => quote! {
+            #[automatically_derived]
+            impl #p::ApiResponse for #ident {}
+        },
         _ => quote!(),
     };
     quote! {
+        #[automatically_derived]
         impl #p::Message for #ident {
             const SCHEMA: #p::MessageSchema = #p::MessageSchema {
                 name: #name,
