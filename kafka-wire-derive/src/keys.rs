@@ -213,16 +213,30 @@ keys! {
 }
 
 /// The error for `key`, which is not among `keys`. Kafka's JSON spelling of a key
-/// gets ours from the table; any other key gets darling's hint (the nearest key, or
-/// the list of keys when it is short).
+/// gets ours from the table; any other key gets darling's hint, the nearest key.
+/// Where darling finds none it lists the keys only when there are fewer than ten,
+/// and a field has more: then the list comes from the table.
 pub fn unknown(key: &str, keys: &'static [Key]) -> Error {
-    match keys.iter().find(|k| k.json == Some(key) && k.name != key) {
-        Some(ours) => Error::custom(format!(
+    if let Some(ours) = keys.iter().find(|k| k.json == Some(key) && k.name != key) {
+        return Error::custom(format!(
             "unknown key `{key}`: Kafka's `{key}` is spelled `{}` here",
             ours.name
-        )),
-        None => Error::unknown_field_with_alts(key, keys.iter().map(|k| &k.name)),
+        ));
     }
+    let darlings = Error::unknown_field_with_alts(key, keys.iter().map(|k| &k.name));
+    if keys.len() < 10 || darlings.to_string().contains("Did you mean") {
+        return darlings;
+    }
+    let mut names: Vec<&str> = keys.iter().map(|k| k.name).collect();
+    names.sort_unstable();
+    let list = names
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>();
+    Error::custom(format!(
+        "Unknown field: `{key}`. Available values: {}",
+        list.join(", ")
+    ))
 }
 
 #[cfg(test)]
@@ -241,6 +255,13 @@ mod tests {
             "Unknown field: `colour`. Available values: `api_key`, `flexible`, `kind`, \
              `latest_version_unstable`, `listeners`, `name`, `response`, `versions`"
         );
+        // Fields have ten keys or more, where darling lists none: the table does.
+        assert!(FieldKeys::KEYS.len() >= 10);
+        let listed = hint("shade", FieldKeys::KEYS);
+        assert!(listed.starts_with("Unknown field: `shade`. Available values: `default`"));
+        assert!(FieldKeys::KEYS
+            .iter()
+            .all(|k| listed.contains(&format!("`{}`", k.name))));
     }
 
     #[test]
