@@ -5,8 +5,9 @@
 //! `null` for null.
 //!
 //! The derive generates each struct's conversion from the same field model as its
-//! binary codec; the rules live here once ([`JsonField`]), as the binary rules live
-//! in `FieldRules`:
+//! binary codec; the rules live here once ([`JsonField`]), and whether a version
+//! has a field's value, and where null is allowed, is one rule for the binary codec
+//! and the JSON form (Kafka's):
 //!
 //! - writing: a field the version has is always written; a field it lacks is
 //!   dropped when ignorable or holding its default, and refused otherwise (Kafka's
