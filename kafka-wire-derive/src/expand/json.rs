@@ -37,7 +37,7 @@ pub fn json_impl(container: &Container) -> TokenStream {
         impl #p::JsonWire for #ident {
             #[inline]
             fn write_json(&self, version: i16) -> ::core::result::Result<#p::JsonValue, #p::JsonError> {
-                let mut object = ::kwire::json::Map::new();
+                let mut object = #p::JsonMap::new();
                 #( <#tys as #p::JsonField>::write_json_field(&self.#idents, &mut object, JSON_NAMES[#index], &FIELDS[#index], version, #is_default)?; )*
                 ::core::result::Result::Ok(#p::JsonValue::Object(object))
             }

@@ -1,4 +1,5 @@
 //! Kafka's JSON field rules: when a field is written, and what reading refuses.
+//! What generated code calls; reached through `kwire::__private` only.
 //!
 //! Whether a version has a field's value, and null, follow Kafka's presence rule,
 //! the same as the binary codec's (`field_rules::presence`); what is the JSON
