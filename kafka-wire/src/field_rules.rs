@@ -4,20 +4,24 @@
 //! field and pass, so the rules live here once rather than in every expansion:
 //!
 //! - a field absent from a version is dropped when ignorable or holding its
-//!   default, and refused otherwise;
+//!   default, and refused otherwise (Kafka's presence rule, shared with the JSON
+//!   form: [`presence`]);
 //! - a tagged field is written in the tagged section, only when it differs from its
 //!   default, and a known tag read in a version where its field is not tagged is
 //!   refused (as Kafka's generated code refuses it);
-//! - null is refused in versions where the field is not nullable;
+//! - null is refused in versions where the field is not nullable ([`presence`]
+//!   too);
 //! - strings and bytes follow the field's own flexible versions when it has some.
-
 //!
 //! Generated code names a field's type only as `<T as FieldRules>`, never through
 //! generic functions: a type that is not a Kafka type then fails one bound, the same
 //! at every use, and rustc reports it once, with [`Wire`]'s message.
 
+pub(crate) mod presence;
+
 use bytes::BufMut;
 
+use self::presence::Refusal;
 use crate::schema::{FieldSchema, TypeSchema};
 use crate::wire::tagged::{TaggedSize, TaggedWriter};
 use crate::wire::{Cx, Sizes, Wire};
@@ -149,14 +153,11 @@ impl<T: Wire> FieldRules for T {
         sizes: &mut Sizes,
         is_default: impl FnOnce(&Self) -> bool,
     ) -> Result<usize, EncodeError> {
-        if !field.versions.contains(cx.version) {
-            if field.ignorable || is_default(self) {
-                return Ok(0);
-            }
-            return Err(EncodeError::new(EncodeErrorKind::FieldNotInVersion {
-                version: cx.version,
-            })
-            .within(field.name));
+        let version = cx.version;
+        if !presence::in_version(field, version, || is_default(self))
+            .map_err(|refusal| refused(refusal, field, version))?
+        {
+            return Ok(0);
         }
         if field.is_tagged_at(cx.version) {
             return Ok(0);
@@ -245,13 +246,18 @@ impl<T: Wire> FieldRules for T {
     }
 }
 
+/// Kafka's presence rule on null: refused where the version does not allow it.
 #[inline(always)]
 fn check_null<T: Wire>(value: &T, field: &FieldSchema, cx: Cx) -> Result<(), EncodeError> {
-    if value.is_null() && !field.is_nullable_at(cx.version) {
-        return Err(EncodeError::new(EncodeErrorKind::NullNotAllowed {
-            version: cx.version,
-        })
-        .within(field.name));
-    }
-    Ok(())
+    presence::null_allowed(field, cx.version, value.is_null())
+        .map_err(|refusal| refused(refusal, field, cx.version))
+}
+
+/// Kafka's refusal as the binary codec's error, at `field`.
+fn refused(refusal: Refusal, field: &FieldSchema, version: i16) -> EncodeError {
+    let kind = match refusal {
+        Refusal::NotInVersion => EncodeErrorKind::FieldNotInVersion { version },
+        Refusal::NullNotAllowed => EncodeErrorKind::NullNotAllowed { version },
+    };
+    EncodeError::new(kind).within(field.name)
 }

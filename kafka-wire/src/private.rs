@@ -24,7 +24,8 @@ pub use crate::wire::{Cx, Nullable, Sizes, UnknownTaggedFields, Wire};
 pub use crate::{DecodeError, EncodeError, Reader, VersionRange};
 
 #[cfg(feature = "json")]
-pub use crate::json::{
-    check_keys as json_check_keys, object as json_object, JsonError, JsonErrorKind, JsonField,
-    JsonWire, Value as JsonValue,
-};
+pub use crate::__json_name as json_name;
+#[cfg(feature = "json")]
+pub use crate::json::field::{check_keys as json_check_keys, object as json_object, JsonField};
+#[cfg(feature = "json")]
+pub use crate::json::{JsonError, JsonErrorKind, JsonWire, Map as JsonMap, Value as JsonValue};

@@ -1,8 +1,15 @@
 //! Kafka's JSON field rules: when a field is written, and what reading refuses.
+//! What generated code calls; reached through `kwire::__private_<version>` only.
+//!
+//! Whether a version has a field's value, and null, follow Kafka's presence rule,
+//! the same as the binary codec's (`field_rules::presence`); what is the JSON
+//! form's own is here: every field the version has must be given, and a key that
+//! is no field is refused.
 
 use serde_json::{Map, Value};
 
 use super::{JsonError, JsonErrorKind, JsonWire};
+use crate::field_rules::presence::{self, Refusal};
 use crate::schema::FieldSchema;
 
 /// The rules for one field of a derived struct, for every JSON-capable type: what
@@ -10,7 +17,7 @@ use crate::schema::FieldSchema;
 pub trait JsonField: JsonWire {
     /// Writes the field into `object` as `name` when `version` has it; drops it
     /// when the version lacks it and it is ignorable or holds its default; refuses
-    /// it otherwise.
+    /// it otherwise, and null where the version does not allow it.
     fn write_json_field(
         &self,
         object: &mut Map<String, Value>,
@@ -19,21 +26,19 @@ pub trait JsonField: JsonWire {
         version: i16,
         is_default: fn(&Self) -> bool,
     ) -> Result<(), JsonError> {
-        if !field.versions.contains(version) {
-            if field.ignorable || is_default(self) {
-                return Ok(());
-            }
-            return Err(JsonError::new(JsonErrorKind::NotInVersion { version }).in_field(name));
+        let refused = |refusal| refusal_error(refusal, name, version);
+        if !presence::in_version(field, version, || is_default(self)).map_err(refused)? {
+            return Ok(());
         }
-        if self.is_null() && !field.nullable_versions.contains(version) {
-            return Err(JsonError::new(JsonErrorKind::NotNullable { version }).in_field(name));
-        }
+        presence::null_allowed(field, version, self.is_null()).map_err(refused)?;
         let value = self.write_json(version).map_err(|e| e.in_field(name))?;
         object.insert(name.to_owned(), value);
         Ok(())
     }
 
-    /// Reads the field `name` from `object` into `self`, which holds its default.
+    /// Reads the field `name` from `object` into `self`, which holds its default:
+    /// a field the version has must be there; one it lacks is taken only when
+    /// ignorable or holding its default; null only where the version allows it.
     fn read_json_field(
         &mut self,
         object: &Map<String, Value>,
@@ -42,6 +47,7 @@ pub trait JsonField: JsonWire {
         version: i16,
         is_default: fn(&Self) -> bool,
     ) -> Result<(), JsonError> {
+        let refused = |refusal| refusal_error(refusal, name, version);
         let in_version = field.versions.contains(version);
         let Some(json) = object.get(name) else {
             return if in_version {
@@ -50,19 +56,26 @@ pub trait JsonField: JsonWire {
                 Ok(())
             };
         };
-        if json.is_null() && in_version && !field.nullable_versions.contains(version) {
-            return Err(JsonError::new(JsonErrorKind::NotNullable { version }).in_field(name));
+        if in_version {
+            presence::null_allowed(field, version, json.is_null()).map_err(refused)?;
         }
         let value = Self::read_json(json, version).map_err(|e| e.in_field(name))?;
-        if !in_version && !field.ignorable && !is_default(&value) {
-            return Err(JsonError::new(JsonErrorKind::NotInVersion { version }).in_field(name));
-        }
+        presence::in_version(field, version, || is_default(&value)).map_err(refused)?;
         *self = value;
         Ok(())
     }
 }
 
 impl<T: JsonWire> JsonField for T {}
+
+/// Kafka's refusal as the JSON form's error, at the field `name`.
+fn refusal_error(refusal: Refusal, name: &'static str, version: i16) -> JsonError {
+    let kind = match refusal {
+        Refusal::NotInVersion => JsonErrorKind::NotInVersion { version },
+        Refusal::NullNotAllowed => JsonErrorKind::NotNullable { version },
+    };
+    JsonError::new(kind).in_field(name)
+}
 
 /// The JSON object a struct is read from.
 pub fn object(value: &Value) -> Result<&Map<String, Value>, JsonError> {

@@ -5,8 +5,9 @@
 //! `null` for null.
 //!
 //! The derive generates each struct's conversion from the same field model as its
-//! binary codec; the rules live here once ([`JsonField`]), as the binary rules live
-//! in `FieldRules`:
+//! binary codec, and the rules are the runtime's, not the expansion's; whether a
+//! version has a field's value, and where null is allowed, is one rule for the
+//! binary codec and the JSON form (Kafka's):
 //!
 //! - writing: a field the version has is always written; a field it lacks is
 //!   dropped when ignorable or holding its default, and refused otherwise (Kafka's
@@ -46,18 +47,19 @@
 //! ```
 
 mod error;
-mod field;
+// What generated code calls per field and struct, reached through
+// `kwire::__private_<version>` only: no part of the public API.
+pub(crate) mod field;
 mod values;
 
 pub use error::{JsonError, JsonErrorKind};
-pub use field::{check_keys, object, JsonField};
 pub use serde_json::{Map, Value};
 
 /// A value with a JSON form: every Kafka type, and every derived struct.
 ///
-/// The version matters only to structs (their fields depend on it); a value's own
-/// rules (nullability, whether a field is written at all) are its field's, in
-/// [`JsonField`].
+/// The version matters only to structs (their fields depend on it); nullability,
+/// and whether a field is written at all, are rules of the field that holds the
+/// value, which derived structs apply.
 pub trait JsonWire: Sized {
     /// The value in Kafka's JSON form at `version`.
     fn write_json(&self, version: i16) -> Result<Value, JsonError>;

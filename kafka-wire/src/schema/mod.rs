@@ -3,6 +3,7 @@
 //! Every derived message and struct carries one of these as an associated constant,
 //! so tests and tools can compare it with Kafka's JSON schemas or print it.
 
+mod camel_case;
 mod coding;
 mod min_size;
 pub(crate) mod nested;
@@ -11,6 +12,9 @@ use std::fmt;
 
 use crate::VersionRange;
 
+pub use camel_case::json_name;
+#[doc(hidden)]
+pub use camel_case::json_name_bytes;
 pub use min_size::MinSizes;
 
 /// What kind of schema a message is, Kafka's `"type"` key.
@@ -176,27 +180,6 @@ impl fmt::Display for TypeSchema {
             TypeSchema::Struct(s) => s.name,
         };
         f.write_str(name)
-    }
-}
-
-/// A field's name in Kafka's JSON form: its schema name with the first letter
-/// lowered (`ThrottleTimeMs` → `throttleTimeMs`), as Kafka's `FieldSpec.camelCaseName`
-/// has it. The derive applies the same rule when it writes the JSON conversions;
-/// the tests check the two agree for every field.
-///
-/// ```
-/// use kwire::schema::json_name;
-///
-/// assert_eq!(json_name("ProducerId"), "producerId");
-/// assert_eq!(json_name("Enable2Pc"), "enable2Pc");
-/// assert_eq!(json_name("validateOnly"), "validateOnly");
-/// assert_eq!(json_name(""), "");
-/// ```
-pub fn json_name(schema_name: &str) -> String {
-    let mut chars = schema_name.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

@@ -1,0 +1,96 @@
+//! Kafka's presence rule: whether a field's value may be written at a version, and
+//! may be taken when read. One rule for the binary codec ([`FieldRules`]) and the
+//! JSON form (`json::field`), each turning a [`Refusal`] into its own typed error
+//! (`EncodeErrorKind` or `JsonErrorKind`), so that the two cannot drift apart.
+//!
+//! - A version that lacks a field: the value is dropped when the field is
+//!   ignorable or the value its default, and refused otherwise (Kafka's
+//!   "Attempted to write a non-default ... at version"). Reading Kafka's JSON form,
+//!   a value given for such a field is taken on the same terms: a value that could
+//!   not be written at the version is not accepted from it either.
+//! - Null only in the versions where the field is nullable.
+//!
+//! What is particular to one form stays there: the binary codec leaves a tagged
+//! field's value to its tagged section (null is checked only when it is written),
+//! and Kafka's JSON reading requires every field the version has.
+//!
+//! [`FieldRules`]: super::FieldRules
+
+use crate::schema::FieldSchema;
+
+/// Why Kafka's rules refuse a field's value at a version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// The version lacks the field, which is not ignorable, and the value is not
+    /// its default: the value would be lost.
+    NotInVersion,
+    /// Null, where the version does not allow it.
+    NullNotAllowed,
+}
+
+/// Whether `version` has `field`: `Ok(true)` when it does; `Ok(false)` when it
+/// lacks it and the value may be dropped (the field is ignorable or the value
+/// holds its default; `holds_default` is asked only then); refused otherwise.
+#[inline(always)]
+pub(crate) fn in_version(
+    field: &FieldSchema,
+    version: i16,
+    holds_default: impl FnOnce() -> bool,
+) -> Result<bool, Refusal> {
+    if field.versions.contains(version) {
+        Ok(true)
+    } else if field.ignorable || holds_default() {
+        Ok(false)
+    } else {
+        Err(Refusal::NotInVersion)
+    }
+}
+
+/// Refuses a null value (`is_null`) at a `version` in which `field` is not
+/// nullable.
+#[inline(always)]
+pub(crate) fn null_allowed(
+    field: &FieldSchema,
+    version: i16,
+    is_null: bool,
+) -> Result<(), Refusal> {
+    if is_null && !field.is_nullable_at(version) {
+        Err(Refusal::NullNotAllowed)
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::TypeSchema;
+    use crate::VersionRange;
+
+    /// A field of versions 1+, nullable from 2, ignorable or not.
+    const fn field(ignorable: bool) -> FieldSchema {
+        let mut field = FieldSchema::new("Note", TypeSchema::String, VersionRange::at_least(1));
+        field.nullable_versions = VersionRange::at_least(2);
+        field.ignorable = ignorable;
+        field
+    }
+
+    #[test]
+    fn a_version_that_lacks_the_field_drops_only_what_can_be_lost() {
+        let (kept, ignorable) = (field(false), field(true));
+        let never =
+            || -> bool { panic!("the default is asked only when the version lacks the field") };
+        assert_eq!(in_version(&kept, 1, never), Ok(true));
+        assert_eq!(in_version(&kept, 0, || true), Ok(false));
+        assert_eq!(in_version(&kept, 0, || false), Err(Refusal::NotInVersion));
+        assert_eq!(in_version(&ignorable, 0, || false), Ok(false));
+    }
+
+    #[test]
+    fn null_only_where_nullable() {
+        let field = field(false);
+        assert_eq!(null_allowed(&field, 2, true), Ok(()));
+        assert_eq!(null_allowed(&field, 1, true), Err(Refusal::NullNotAllowed));
+        assert_eq!(null_allowed(&field, 1, false), Ok(()));
+    }
+}
