@@ -315,3 +315,8 @@ mod tests {
         assert!(b.contains_range(VersionRange::NONE));
     }
 }
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

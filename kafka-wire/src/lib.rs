@@ -77,6 +77,7 @@
 //! version, is [`ArrayTooLong`](DecodeErrorKind::ArrayTooLong) before any element
 //! is read, where Kafka reads elements until the input runs out.
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod attribute_types;
@@ -170,3 +171,8 @@ mod tests {
         );
     }
 }
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

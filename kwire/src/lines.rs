@@ -2,7 +2,7 @@
 //! reads as the decoder reads, through the decoder's own rules) turned into rows of
 //! `path = value`, with paths in Kafka's JSON names and notes on error codes and
 //! API keys. Nothing here reads bytes by itself except record batches, which
-//! [`records`](crate::records) shows batch by batch.
+//! [`records`] shows batch by batch.
 
 use std::ops::Range;
 

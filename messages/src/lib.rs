@@ -30,6 +30,7 @@
 //! assert_eq!(MetadataRequest::decode(&bytes, 12).unwrap(), request);
 //! ```
 #![forbid(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod api_table;
 mod broker_ids;
@@ -47,3 +48,8 @@ pub use broker_ids::BrokerIds;
 pub use error_code::ErrorCode;
 pub use frame::FrameError;
 pub use header::{RequestHeader, ResponseHeader};
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -27,10 +27,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "blocking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "blocking")))]
 pub mod blocking;
 #[cfg(feature = "tokio")]
-#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 #[cfg(any(feature = "blocking", feature = "tokio"))]
 mod io_error;
@@ -40,3 +38,8 @@ pub mod splitter;
 
 #[cfg(any(feature = "blocking", feature = "tokio"))]
 pub use io_error::FrameIoError;
+
+/// The crate README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

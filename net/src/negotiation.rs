@@ -89,7 +89,7 @@ pub struct Negotiated {
 }
 
 impl Negotiated {
-    /// Negotiates every API of the [API table](kwire_messages::api_table), at its stable versions
+    /// Negotiates every API of the [API table](kwire_messages::ApiKey), at its stable versions
     /// (Kafka leaves a latest version marked unstable out), with `broker`'s answer.
     pub fn with_broker(broker: &ApiVersionsResponse) -> Self {
         let ours = ApiKey::ALL.iter().filter_map(|&api| {

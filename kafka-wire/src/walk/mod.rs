@@ -3,8 +3,8 @@
 //! (`kwire dissect` is one).
 //!
 //! The walk reads as the derived decoder reads, through the same rules: where a
-//! field is at a version and how it is coded ([`FieldSchema::is_in_body_at`],
-//! [`FieldSchema::value_cx`]), length prefixes and where null is allowed, Kafka's
+//! field is at a version and how it is coded ([`FieldSchema::is_in_body_at`](crate::schema::FieldSchema::is_in_body_at),
+//! [`FieldSchema::value_cx`](crate::schema::FieldSchema::value_cx)), length prefixes and where null is allowed, Kafka's
 //! string limit and UTF-8, the array count bound, nullable struct markers, the
 //! tagged section's order, sizes and unknown tags, and the values themselves through
 //! each type's [`Wire`] impl. So it stops where decoding stops, with the same

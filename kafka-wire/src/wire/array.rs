@@ -116,8 +116,9 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
-                match read_count(reader, cx, || element_min_size::<$item>(cx))? {
-                    Some(count) => read_into(self, count, reader, cx),
+                let start = reader.position();
+                match length::read_value_len(reader, cx, Classic::Int32)? {
+                    Some(count) => read_into(self, count, start, reader, cx),
                     None => Err(length::unexpected_null(reader, cx)),
                 }
             }
@@ -150,11 +151,12 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                let Some(count) = read_count(reader, cx, || element_min_size::<$item>(cx))? else {
+                let start = reader.position();
+                let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
                     return Ok(None);
                 };
                 let mut elements: Self = Default::default();
-                read_into(&mut elements, count, reader, cx)?;
+                read_into(&mut elements, count, start, reader, cx)?;
                 Ok(Some(elements))
             }
         }
@@ -208,29 +210,26 @@ fn index_of<T>(elements: &[T], element: &T) -> usize {
 /// capacity grows with the elements actually decoded (see [`read_elements`]).
 const RESERVE_FLOOR_BYTES: usize = 4 * 1024;
 
-/// Reads an array's count (`None`: null, refused where `cx` is not nullable) and
-/// refuses, before anything is reserved, a count whose elements could not fit in the
-/// bytes left even at their smallest encoding at this version, `min_size` (Kafka's
-/// own rule, a count no larger than the bytes left, with each element's true
-/// minimum). The decoder and the [schema walker](crate::walk) both read counts here.
+/// Kafka's count rule, checked before anything is reserved: a count whose elements
+/// could not fit in the `remaining` bytes even at their smallest encoding at this
+/// version, `min_size`, is refused at the count, which started at byte `start`
+/// (Kafka's own rule, a count no larger than the bytes left, with each element's
+/// true minimum). The decoder and the [schema walker](crate::walk) both check here.
 #[inline(always)]
-pub(crate) fn read_count(
-    reader: &mut Reader<'_>,
-    cx: Cx,
-    min_size: impl FnOnce() -> usize,
-) -> Result<Option<usize>, DecodeError> {
-    let start = reader.position();
-    let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
-        return Ok(None);
-    };
-    if count == 0 {
-        return Ok(Some(0));
-    }
-    let remaining = reader.remaining();
-    let min_size = min_size();
+pub(crate) fn check_count(
+    count: usize,
+    start: usize,
+    remaining: usize,
+    min_size: usize,
+) -> Result<(), DecodeError> {
     // A multiplication, not a division: the smallest size is known only at run
-    // time for structs, and a division would cost every array of them.
-    if count.saturating_mul(min_size) > remaining {
+    // time for structs, and a division would cost every array of them. It cannot
+    // overflow: a count comes from an int32 or a varint below 2^32, and no element
+    // is 2^32 bytes at its smallest (capped so, which folds away for the fixed
+    // sizes of replica lists).
+    debug_assert!(count <= u32::MAX as usize);
+    let least = count as u64 * min_size.min(u32::MAX as usize) as u64;
+    if least > remaining as u64 {
         return Err(DecodeError::new(
             DecodeErrorKind::ArrayTooLong {
                 count: count as u64,
@@ -240,37 +239,49 @@ pub(crate) fn read_count(
             start,
         ));
     }
-    Ok(Some(count))
+    Ok(())
 }
 
-/// The count of an array of `element`s, for code that knows the element type only
+/// The count of an array of `element`s (`None`: null, refused where `cx` is not
+/// nullable), checked by [`check_count`], for code that knows the element type only
 /// at run time (the [schema walker](crate::walk)).
 pub(crate) fn read_schema_count(
     reader: &mut Reader<'_>,
     cx: Cx,
     element: &'static TypeSchema,
 ) -> Result<Option<usize>, DecodeError> {
-    read_count(reader, cx, || type_min_size(element, cx))
+    let start = reader.position();
+    let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
+        return Ok(None);
+    };
+    check_count(count, start, reader.remaining(), type_min_size(element, cx))?;
+    Ok(Some(count))
 }
 
-/// Reads the `count` elements of an array, a count [`read_count`] accepted, into
-/// `elements`, replacing what it held.
+/// Reads the `count` elements of an array whose count started at byte `start` into
+/// `elements`, replacing what it held, under [`check_count`]'s rule.
 ///
-/// A count the container holds in place costs no memory, so it is read at once. A
-/// larger one reserves at most the larger of the input left and
-/// [`RESERVE_FLOOR_BYTES`].
+/// A count the container holds in place costs no memory whatever it claims, so its
+/// elements are read at once and the rule is checked only if one fails: elements
+/// that all read took at least their smallest size each, so their count keeps the
+/// rule, and a failure is then the count's error if the count breaks it, exactly as
+/// if it had been checked first. A larger count is checked first, then reserves at
+/// most the larger of the input left and [`RESERVE_FLOOR_BYTES`].
 #[inline]
 fn read_into<E: Elements>(
     elements: &mut E,
     count: usize,
+    start: usize,
     reader: &mut Reader<'_>,
     cx: Cx,
 ) -> Result<(), DecodeError> {
+    let remaining = reader.remaining();
+    check_count(count, start, remaining, element_min_size::<E::Item>(cx))?;
     if count <= E::in_place() {
         *elements = E::default();
         return read_elements(reader, count, count, cx, elements);
     }
-    let budget = reader.remaining().max(RESERVE_FLOOR_BYTES);
+    let budget = remaining.max(RESERVE_FLOOR_BYTES);
     let reserved = count.min(budget / std::mem::size_of::<E::Item>().max(1));
     *elements = E::with_capacity(reserved);
     read_elements(reader, count, reserved, cx, elements)

@@ -1,13 +1,32 @@
 //! Framing: `[int32 length][header][body]`, as requests and responses travel on a
 //! connection. The header version follows from the body's version: flexible bodies
-//! take the flexible header, except where the [API table](crate::api_table) says a
+//! take the flexible header, except where the [API table](crate::ApiKey) says a
 //! response header is always v0 (ApiVersions, so that a client can read it whatever
 //! version it asked for).
 //!
 //! Typed functions (`encode_request`, `decode_request::<M>`) serve code that knows
 //! the message; the `*_any_*` functions read and write [`Request`] and [`Response`]
 //! (or any enum deriving [`RequestEnum`](derive@kwire::RequestEnum)), choosing
-//! the type by the header's API key.
+//! the type by the header's API key. Every frame's length prefix is read and
+//! written by [`frame_contents`], [`read_length`] and [`length_prefix`].
+//!
+//! # A server's half: [`RequestFrame`]
+//!
+//! A server reads a request's header first, for any API key and version, then the
+//! body, either exactly or the way Kafka's broker reads it. Why two ways
+//! ([`TrailingBytes`]): Kafka's broker reads a request body and does not check
+//! that the frame ends there, and some clients rely on it. confluent-kafka 2.16.1
+//! (librdkafka 2.16.0) sends MetadataRequest v12 with three bytes after the body:
+//!
+//! ```text
+//! 00000023 0003 000c 00000003 0011 "interop-confluent" 00 | 00000000 01 00 | 00 00 00
+//! length   key  v12  corr id  client id             tags  | body            | extra
+//! ```
+//!
+//! A server that refuses them cannot serve that client, so a server reads with
+//! [`TrailingBytes::Ignore`] and learns how many bytes it skipped. Conformance
+//! tests, and [`Message::decode`], stay exact ([`TrailingBytes::Refuse`]): every
+//! byte must belong to the message.
 
 use bytes::{BufMut, Bytes, BytesMut};
 use kwire::schema::MessageSchema;

@@ -1,20 +1,5 @@
-//! Requests as a server reads them: the header first, for any API key and version,
-//! then the body, either exactly or the way Kafka's broker reads it.
-//!
-//! Why two ways of reading a body ([`TrailingBytes`]): Kafka's broker reads a
-//! request body and does not check that the frame ends there, and some clients rely
-//! on it. confluent-kafka 2.16.1 (librdkafka 2.16.0) sends MetadataRequest v12 with
-//! three bytes after the body:
-//!
-//! ```text
-//! 00000023 0003 000c 00000003 0011 "interop-confluent" 00 | 00000000 01 00 | 00 00 00
-//! length   key  v12  corr id  client id             tags  | body            | extra
-//! ```
-//!
-//! A server that refuses them cannot serve that client, so a server reads with
-//! [`TrailingBytes::Ignore`] and learns how many bytes it skipped. Conformance tests,
-//! and [`Message::decode`], stay exact
-//! ([`TrailingBytes::Refuse`]): every byte must belong to the message.
+//! A server's half: requests read header first, then the body, exactly or as
+//! Kafka's broker reads it (see [the module](super) on why).
 
 use bytes::Bytes;
 use kwire::{Message, Reader, RequestEnum};
@@ -31,13 +16,13 @@ pub enum TrailingBytes {
     /// [`frame::decode_request`] does).
     Refuse,
     /// Skip them and report how many there were, as Kafka's broker does (servers:
-    /// some clients send a few, see the [module documentation](self)).
+    /// some clients send a few, see [`frame`](super)).
     Ignore,
 }
 
 /// A request frame whose header has been read and whose body has not (yet).
 ///
-/// The header is read for any API key: for the keys of the [API table](crate::api_table)
+/// The header is read for any API key: for the keys of the [API table](crate::ApiKey)
 /// at the header version the table gives for the request's version, and for any
 /// other key at header version 1 (API key, version, correlation id and client id,
 /// which every header version from 1 up starts with), so that a server can answer or
