@@ -121,7 +121,7 @@ def line(label, wall, units, library):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--profile", default="release")
-    parser.add_argument("--edit", default="messages/src/heartbeat.rs")
+    parser.add_argument("--edit", default="messages/src/api/heartbeat.rs")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="compile-time-"))
     edited = ROOT / args.edit
@@ -130,7 +130,7 @@ def main():
         kw = scratch / "kw"
         scratch_crate(
             kw,
-            f"kafka-wire = {{ path = \"{ROOT / 'kafka-wire'}\" }}\n"
+            f"kwire = {{ path = \"{ROOT / 'kafka-wire'}\" }}\n"
             f"kwire-messages = {{ path = \"{ROOT / 'messages'}\" }}\n",
             KW_USER,
         )
