@@ -1,0 +1,104 @@
+"""The requests the hostility probes send, written by hand from Kafka's schemas
+(standard library only, so that the probes do not depend on the Rust code they
+attack), and the one record batch they store.
+
+Every builder returns a whole frame: the 4-byte length, a request header v1
+(client id "hostility") and the body."""
+
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
+from kafka_codec import array_len, i8, i16, i32, i64, nullable_string, string  # noqa: E402
+
+CLIENT_ID = "hostility"
+
+
+def frame(api_key, version, corr, body):
+    """A non-flexible request (header v1) carrying `body`."""
+    payload = i16(api_key) + i16(version) + i32(corr) + nullable_string(CLIENT_ID, False) + body
+    return i32(len(payload)) + payload
+
+
+def api_versions(corr):
+    return frame(18, 0, corr, b"")
+
+
+def metadata_all(corr):
+    """Metadata v1 for every topic (a null topic array)."""
+    return frame(3, 1, corr, i32(-1))
+
+
+def create_topics(corr, name, partitions, replication=1):
+    """CreateTopics v4: one topic, no assignments or configs, not validate-only."""
+    topic = (string(name, False) + i32(partitions) + i16(replication)
+             + array_len(0, False) + array_len(0, False))
+    return frame(19, 4, corr, array_len(1, False) + topic + i32(30000) + i8(0))
+
+
+def produce(corr, topic, partition, batch):
+    """Produce v3, acks=all, one partition."""
+    body = (nullable_string(None, False) + i16(-1) + i32(30000)
+            + array_len(1, False) + string(topic, False)
+            + array_len(1, False) + i32(partition) + i32(len(batch)) + batch)
+    return frame(0, 3, corr, body)
+
+
+def fetch(corr, topic, partition, repeats, max_bytes, partition_max_bytes, max_wait_ms=0):
+    """Fetch v4 naming `partition` of `topic` `repeats` times, from offset 0."""
+    one = i32(partition) + i64(0) + i32(partition_max_bytes)
+    body = (i32(-1) + i32(max_wait_ms) + i32(1) + i32(max_bytes) + i8(0)
+            + array_len(1, False) + string(topic, False)
+            + array_len(repeats, False) + one * repeats)
+    return frame(1, 4, corr, body)
+
+
+# ------------------------------------------------------------ record batch --
+
+def _crc32c_table():
+    table = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_TABLE = _crc32c_table()
+
+
+def crc32c(data):
+    c = 0xFFFFFFFF
+    table = _TABLE
+    for b in data:
+        c = table[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def _varint(v):
+    z = (v << 1) ^ (v >> 63)  # zigzag
+    out = bytearray()
+    while True:
+        b = z & 0x7F
+        z >>= 7
+        if z:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def record_batch(values, timestamp=1_700_000_000_000):
+    """An uncompressed v2 batch of records with null keys and these values."""
+    records = b""
+    for delta, value in enumerate(values):
+        body = (i8(0) + _varint(0) + _varint(delta) + _varint(-1)
+                + _varint(len(value)) + value + _varint(0))
+        records += _varint(len(body)) + body
+    after_crc = (i16(0) + i32(len(values) - 1) + i64(timestamp) + i64(timestamp)
+                 + i64(-1) + i16(-1) + i32(-1) + i32(len(values)) + records)
+    crc = struct.pack(">I", crc32c(after_crc))
+    after_length = i32(0) + i8(2) + crc + after_crc
+    return i64(0) + i32(len(after_length)) + after_length

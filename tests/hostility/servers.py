@@ -1,0 +1,180 @@
+"""Our servers as the probes meet them: release binaries started on 127.0.0.1,
+watched for memory from /proc, asked small questions while under attack, and
+stopped by their PID.
+
+A server whose resident memory passes the ceiling is killed at once (so that a
+probe that finds a leak cannot take the machine with it) and the probe fails."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
+from kafka_codec import recv_exact  # noqa: E402
+
+import requests  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+CEILING_MIB = 4096
+
+
+def binary(name):
+    """kwire-broker or kwire-proxy, installed by the interop suite's build
+    (`cargo install --path apps/...` into target/interop-bin) or by ours."""
+    target = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target")
+    return os.path.join(target, "interop-bin", "bin", "kwire-" + name)
+
+
+def install():
+    target = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target")
+    for name in ("broker", "proxy"):
+        subprocess.run(["cargo", "install", "--quiet", "--locked", "--force", "--path",
+                        os.path.join("apps", name), "--root", os.path.join(target, "interop-bin"),
+                        "--target-dir", target], cwd=ROOT, check=True)
+
+
+def status_kib(pid, field):
+    """A /proc/PID/status figure in KiB (VmRSS, VmHWM), or None once gone."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return None
+
+
+def open_fds(pid):
+    try:
+        return len(os.listdir("/proc/%d/fd" % pid))
+    except FileNotFoundError:
+        return None
+
+
+class Server:
+    """One server process. `with Server.broker(...) as s:` stops it at the end."""
+
+    def __init__(self, name, args, log):
+        self.name = name
+        self.log = open(log, "wb")
+        self.proc = subprocess.Popen([binary(name)] + args, stdout=subprocess.PIPE,
+                                     stderr=self.log, start_new_session=True)
+        line = self.proc.stdout.readline().decode()
+        if not line.startswith("listening on "):
+            self.stop()
+            raise RuntimeError("%s did not start: %r (log %s)" % (name, line, log))
+        self.address = line.split()[-1]
+        self.peak_kib = 0
+        self.killed_for_memory = False
+        self._watching = True
+        self._watch = threading.Thread(target=self._watch_memory, daemon=True)
+        self._watch.start()
+
+    @classmethod
+    def broker(cls, log, *extra):
+        return cls("broker", ["--listen", "127.0.0.1:0"] + list(extra), log)
+
+    @classmethod
+    def proxy(cls, upstream, log, *extra):
+        return cls("proxy", ["--listen", "127.0.0.1:0", "--upstream", upstream] + list(extra), log)
+
+    def _watch_memory(self):
+        while self._watching and self.proc.poll() is None:
+            rss = status_kib(self.proc.pid, "VmRSS") or 0
+            hwm = status_kib(self.proc.pid, "VmHWM") or 0
+            self.peak_kib = max(self.peak_kib, rss, hwm)
+            if rss > CEILING_MIB * 1024:
+                self.killed_for_memory = True
+                os.kill(self.proc.pid, signal.SIGKILL)
+            time.sleep(0.02)
+
+    @property
+    def peak_mib(self):
+        hwm = status_kib(self.proc.pid, "VmHWM") or 0
+        return max(self.peak_kib, hwm) / 1024
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def fds(self):
+        return open_fds(self.proc.pid)
+
+    def stop(self):
+        self._watching = False
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def connect(address, timeout=5.0):
+    host, port = address.rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)), timeout=timeout)
+    sock.settimeout(timeout)
+    return sock
+
+
+def read_frame(sock):
+    """The next response frame's payload (correlation id first), or None."""
+    size = recv_exact(sock, 4)
+    if size is None:
+        return None
+    return recv_exact(sock, int.from_bytes(size, "big", signed=True))
+
+
+def ask(address, frame, timeout=5.0):
+    """Sends one request on a fresh connection; its response payload or None."""
+    try:
+        with connect(address, timeout) as sock:
+            sock.sendall(frame)
+            return read_frame(sock)
+    except OSError:
+        return None
+
+
+class Bystander:
+    """Another client asking ApiVersions on a fresh connection every 0.25 s while
+    an attack runs: how many of its questions were answered, and how slowly."""
+
+    def __init__(self, address, timeout=5.0):
+        self.address, self.timeout = address, timeout
+        self.asked = self.answered = 0
+        self.slowest = 0.0
+        self._running = True
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        corr = 0
+        while self._running:
+            corr += 1
+            started = time.monotonic()
+            got = ask(self.address, requests.api_versions(corr), self.timeout)
+            self.asked += 1
+            if got is not None and got[:4] == corr.to_bytes(4, "big"):
+                self.answered += 1
+                self.slowest = max(self.slowest, time.monotonic() - started)
+            time.sleep(0.25)
+
+    def stop(self):
+        self._running = False
+        self._thread.join()
+        return self
+
+    def summary(self):
+        return "%d/%d (slowest %.1f s)" % (self.answered, self.asked, self.slowest)
