@@ -35,6 +35,7 @@ Standard library only (plus pip, to install the brokers).
 """
 
 import argparse
+import fcntl
 import glob
 import os
 import shutil
@@ -84,6 +85,18 @@ def installed_binary(kind):
 
 
 def ensure_installed(kind):
+    """The broker's binary, installed into the cached virtualenv if missing.
+
+    Under a lock: tests start brokers in parallel, and on a fresh machine two
+    installs at once would both create the virtualenv and race pip against each
+    other (one then fails with "No module named pip")."""
+    os.makedirs(CACHE, exist_ok=True)
+    with open(os.path.join(CACHE, "install.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install(kind)
+
+
+def _install(kind):
     binary = installed_binary(kind)
     if binary is None:
         t0 = time.time()
