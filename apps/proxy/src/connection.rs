@@ -400,24 +400,19 @@ async fn rewrite_addresses(
     proxy: &Arc<Proxy>,
 ) -> Result<Option<Bytes>, ProxyError> {
     let mut changed = false;
-    for endpoint in rewrite::endpoints(&mut decoded.body, decoded.version) {
-        let upstream = match BrokerAddress::new(endpoint.host, *endpoint.port) {
+    for mut endpoint in rewrite::endpoints(&mut decoded.body, decoded.version) {
+        let upstream = match BrokerAddress::new(endpoint.host(), endpoint.port()) {
             Ok(upstream) => upstream,
             Err(error) => {
                 // Not connectable through the proxy or otherwise; leave it as the
                 // broker wrote it and rewrite the rest.
-                warn!(host = %endpoint.host, "broker address left as is: {}", chain(&error));
+                warn!(host = %endpoint.host(), "broker address left as is: {}", chain(&error));
                 continue;
             }
         };
         let local = routes::local_for(proxy, &upstream).await?;
         let host = KafkaString::from(local.ip().to_string());
-        let port = i32::from(local.port());
-        if *endpoint.host != host || *endpoint.port != port {
-            *endpoint.host = host;
-            *endpoint.port = port;
-            changed = true;
-        }
+        changed |= endpoint.point_at(host, local.port());
     }
     if !changed {
         return Ok(None);

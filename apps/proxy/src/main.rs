@@ -11,11 +11,16 @@
 //! - Prints `listening on 127.0.0.1:PORT` once bound (`--listen 127.0.0.1:0` picks a
 //!   free port), then logs to stderr (`RUST_LOG`, default `info`; `debug` logs
 //!   every frame, and the hex of any frame that fails verification).
-//! - Broker addresses in Metadata, FindCoordinator and DescribeCluster responses are
-//!   rewritten to local ports, one listener per broker, so that clients connect
-//!   only through the proxy. The bootstrap broker is reached through `--listen`;
-//!   each other broker gets a listener when a response first names it, on a free
-//!   port (of `--broker-ports` if given).
+//! - Broker addresses in responses are rewritten to local ports, one listener per
+//!   broker, so that clients connect only through the proxy: Metadata,
+//!   FindCoordinator and DescribeCluster brokers; the `node_endpoints` of Produce
+//!   (v10+), Fetch (v16+), ShareFetch and ShareAcknowledge (new partition leaders);
+//!   DescribeQuorum's controller listeners (v2+); and the leader endpoints of the
+//!   KRaft RPCs (Vote, BeginQuorumEpoch, EndQuorumEpoch, FetchSnapshot,
+//!   UpdateRaftVoter); `rewrite.rs` lists them, and the fields left alone and why.
+//!   The bootstrap broker is reached through `--listen`; each other broker gets a
+//!   listener when a response first names it, on a free port (of `--broker-ports`
+//!   if given).
 //! - A frame that does not decode, or whose re-encoding reads back differently, is
 //!   logged at warn and forwarded as it came.
 //! - On SIGINT or SIGTERM it prints a table of frames, bytes, mismatches, decode

@@ -2,10 +2,11 @@
 //! listener of its own, as Kroxylicious does it.
 //!
 //! A Kafka client connects to a bootstrap address, then to whichever brokers the
-//! Metadata and FindCoordinator responses name. A proxy that let those addresses
-//! through would see only the bootstrap traffic; so each broker address gets a
-//! local port, opened the first time a response names the broker, and responses
-//! are rewritten to name the local port. The bootstrap upstream is reached through
+//! responses name (Metadata, FindCoordinator, a Produce or Fetch response's new
+//! partition leaders, ...: `rewrite.rs` has the list). A proxy that let those
+//! addresses through would see only the bootstrap traffic; so each broker address
+//! gets a local port, opened the first time a response names the broker, and
+//! responses are rewritten to name the local port. The bootstrap upstream is reached through
 //! the `--listen` address.
 
 use std::collections::HashMap;
