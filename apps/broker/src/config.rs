@@ -6,7 +6,9 @@ use std::net::SocketAddr;
 use kwire::KafkaString;
 
 pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
-                         [--partitions N] [--no-auto-create]";
+                         [--partitions N] [--no-auto-create] \
+                         [--max-partitions-per-topic N] [--max-partitions N] \
+                         [--fetch-max-bytes N] [--fetch-max-wait-ms N]";
 
 /// The options as given.
 pub struct Options {
@@ -14,6 +16,7 @@ pub struct Options {
     pub advertise: Option<(String, u16)>,
     pub partitions: i32,
     pub auto_create: bool,
+    pub limits: Limits,
 }
 
 #[derive(Debug)]
@@ -32,6 +35,7 @@ impl Options {
             advertise: None,
             partitions: 1,
             auto_create: true,
+            limits: Limits::default(),
         };
         while let Some(arg) = args.next() {
             let mut value = |name: &str| {
@@ -57,7 +61,11 @@ impl Options {
                         })?;
                 }
                 "--no-auto-create" => options.auto_create = false,
-                other => return Err(UsageError(format!("unknown option {other}"))),
+                other => {
+                    if !options.limits.parse(other, &mut value)? {
+                        return Err(UsageError(format!("unknown option {other}")));
+                    }
+                }
             }
         }
         Ok(options)
@@ -72,6 +80,7 @@ pub struct Config {
     pub port: i32,
     pub default_partitions: i32,
     pub auto_create: bool,
+    pub limits: Limits,
 }
 
 impl Config {
@@ -87,6 +96,63 @@ impl Config {
             port: i32::from(port),
             default_partitions: options.partitions,
             auto_create: options.auto_create,
+            limits: options.limits,
         }
+    }
+}
+
+// ---- Request limits: what a client may make the broker allocate. ----
+
+/// Bounds on what one request can make the broker allocate or wait for, checked
+/// by the handlers before anything is sized by a client's count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Partitions one topic may have (`--max-partitions-per-topic`; Kafka has no
+    /// such setting, its policy plugins play this part).
+    pub max_partitions_per_topic: i32,
+    /// Partitions all topics together may have, auto-created ones included
+    /// (`--max-partitions`, the name KIP-578 proposed). It bounds the largest
+    /// Metadata answer: about 40 bytes a partition.
+    pub max_partitions: i32,
+    /// Kafka's `fetch.max.bytes`: no Fetch answer carries more record bytes
+    /// than this, whatever the request asks (bar KIP-74's first batch).
+    pub fetch_max_bytes: i32,
+    /// The longest a Fetch waits for `min_bytes` (a client may ask 2^31-1 ms);
+    /// Kafka has no cap, this keeps a connection from being parked for weeks.
+    pub fetch_max_wait_ms: i32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_partitions_per_topic: 1000,
+            max_partitions: 10_000,
+            fetch_max_bytes: 57_671_680,
+            fetch_max_wait_ms: 30_000,
+        }
+    }
+}
+
+impl Limits {
+    /// Takes `option` if it is one of these; `Ok(false)` if it is not.
+    fn parse(
+        &mut self,
+        option: &str,
+        value: &mut impl FnMut(&str) -> Result<String, UsageError>,
+    ) -> Result<bool, UsageError> {
+        let field = match option {
+            "--max-partitions-per-topic" => &mut self.max_partitions_per_topic,
+            "--max-partitions" => &mut self.max_partitions,
+            "--fetch-max-bytes" => &mut self.fetch_max_bytes,
+            "--fetch-max-wait-ms" => &mut self.fetch_max_wait_ms,
+            _ => return Ok(false),
+        };
+        let given = value(option)?;
+        *field = given
+            .parse()
+            .ok()
+            .filter(|n: &i32| *n >= 0)
+            .ok_or_else(|| UsageError(format!("{option} {given}: not a count")))?;
+        Ok(true)
     }
 }

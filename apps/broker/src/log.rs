@@ -28,6 +28,9 @@ pub struct Topics {
     by_name: BTreeMap<String, Topic>,
     names_by_id: HashMap<Uuid, String>,
     ids_made: u64,
+    /// The partitions of every topic together, kept so that the broker-wide
+    /// limit is checked without walking the topics.
+    partition_count: usize,
 }
 
 /// One topic.
@@ -37,7 +40,9 @@ pub struct Topic {
 }
 
 impl Topics {
-    /// Creates `name` with `partitions` empty partitions and returns its ID.
+    /// Creates `name` with `partitions` empty partitions and returns its ID. The
+    /// caller checks `partitions` against the limits first (`handlers::limits`):
+    /// this allocates one partition log per count.
     pub fn create(&mut self, name: &str, partitions: usize) -> Uuid {
         self.ids_made += 1;
         // Any ID unique in this process will do; mixing in the clock keeps two
@@ -50,7 +55,11 @@ impl Topics {
             id,
             partitions: (0..partitions).map(|_| PartitionLog::default()).collect(),
         };
-        self.by_name.insert(name.to_owned(), topic);
+        self.partition_count += partitions;
+        if let Some(replaced) = self.by_name.insert(name.to_owned(), topic) {
+            self.partition_count -= replaced.partitions.len();
+            self.names_by_id.remove(&replaced.id);
+        }
         self.names_by_id.insert(id, name.to_owned());
         id
     }
@@ -58,7 +67,13 @@ impl Topics {
     pub fn delete(&mut self, name: &str) -> Option<Topic> {
         let topic = self.by_name.remove(name)?;
         self.names_by_id.remove(&topic.id);
+        self.partition_count -= topic.partitions.len();
         Some(topic)
+    }
+
+    /// How many partitions all topics have together.
+    pub fn partition_count(&self) -> usize {
+        self.partition_count
     }
 
     pub fn get(&self, name: &str) -> Option<&Topic> {
