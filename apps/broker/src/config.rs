@@ -8,7 +8,7 @@ use kwire::KafkaString;
 pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
                          [--partitions N] [--no-auto-create] \
                          [--max-partitions-per-topic N] [--max-partitions N] \
-                         [--fetch-max-bytes N] [--fetch-max-wait-ms N]";
+                         [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N]";
 
 /// The options as given.
 pub struct Options {
@@ -120,6 +120,9 @@ pub struct Limits {
     /// The longest a Fetch waits for `min_bytes` (a client may ask 2^31-1 ms);
     /// Kafka has no cap, this keeps a connection from being parked for weeks.
     pub fetch_max_wait_ms: i32,
+    /// Kafka's `group.max.size`: members one group may have. Kafka's default is
+    /// unlimited; each member is answered to the leader at every rebalance.
+    pub group_max_size: i32,
 }
 
 impl Default for Limits {
@@ -129,6 +132,7 @@ impl Default for Limits {
             max_partitions: 10_000,
             fetch_max_bytes: 57_671_680,
             fetch_max_wait_ms: 30_000,
+            group_max_size: 1000,
         }
     }
 }
@@ -145,6 +149,7 @@ impl Limits {
             "--max-partitions" => &mut self.max_partitions,
             "--fetch-max-bytes" => &mut self.fetch_max_bytes,
             "--fetch-max-wait-ms" => &mut self.fetch_max_wait_ms,
+            "--group-max-size" => &mut self.group_max_size,
             _ => return Ok(false),
         };
         let given = value(option)?;

@@ -89,6 +89,7 @@ pub async fn join(
             .map(|p| (p.name.as_str().to_owned(), p.metadata))
             .collect(),
         member_id_required: version >= 4,
+        group_max_size: broker.config.limits.group_max_size.max(0) as usize,
     };
     let member_id = params.member_id.clone();
     let reply = broker.groups().join(params, Instant::now());
