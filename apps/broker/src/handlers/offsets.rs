@@ -1,5 +1,6 @@
 //! OffsetCommit and OffsetFetch, stored by the group coordinator.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use kwire::{KafkaString, Uuid};
@@ -10,6 +11,7 @@ use kwire_messages::api::offset_fetch::{
     OffsetFetchResponseGroup, OffsetFetchResponsePartition, OffsetFetchResponsePartitions,
     OffsetFetchResponseTopic, OffsetFetchResponseTopics,
 };
+use kwire_messages::ErrorCode;
 use kwire_messages::{
     api::OffsetCommitRequest, api::OffsetCommitResponse, api::OffsetFetchRequest,
     api::OffsetFetchResponse,
@@ -35,6 +37,11 @@ pub fn commit(broker: &Broker, request: OffsetCommitRequest, version: i16) -> Of
             let mut partition = OffsetCommitResponsePartition::default();
             partition.partition_index = p.partition_index;
             match &name {
+                // Kafka refuses offsets for partitions it does not have, so
+                // what a group stores is bounded by the partitions that exist.
+                Ok(name) if topics.partition(name, p.partition_index).is_none() => {
+                    partition.error_code = ErrorCode::UnknownTopicOrPartition.code();
+                }
                 Ok(name) => offsets.push((
                     (name.clone(), p.partition_index),
                     Committed {
@@ -119,6 +126,9 @@ pub fn fetch(broker: &Broker, request: OffsetFetchRequest, version: i16) -> Offs
                 .collect()
         });
         let found = committed(broker, &topics, request.group_id.as_str(), asked);
+        // Each topic's place in the answer: a search of the answer for each row
+        // was quadratic in the topics a request names.
+        let mut places: HashMap<String, usize> = HashMap::new();
         for (name, _, partition, found) in found {
             let (offset, epoch, metadata) = offset_fields(found);
             let mut answer = OffsetFetchResponsePartition::default();
@@ -126,15 +136,13 @@ pub fn fetch(broker: &Broker, request: OffsetFetchRequest, version: i16) -> Offs
             answer.committed_offset = offset;
             answer.committed_leader_epoch = epoch;
             answer.metadata = metadata;
-            match response.topics.iter_mut().find(|t| t.name.as_str() == name) {
-                Some(topic) => topic.partitions.push(answer),
-                None => {
-                    let mut topic = OffsetFetchResponseTopic::default();
-                    topic.name = name.into();
-                    topic.partitions.push(answer);
-                    response.topics.push(topic);
-                }
-            }
+            let place = *places.entry(name).or_insert_with_key(|name| {
+                let mut topic = OffsetFetchResponseTopic::default();
+                topic.name = name.as_str().into();
+                response.topics.push(topic);
+                response.topics.len() - 1
+            });
+            response.topics[place].partitions.push(answer);
         }
         return response;
     }
@@ -152,6 +160,7 @@ pub fn fetch(broker: &Broker, request: OffsetFetchRequest, version: i16) -> Offs
         let found = committed(broker, &topics, group.group_id.as_str(), asked);
         let mut answer = OffsetFetchResponseGroup::default();
         answer.group_id = group.group_id;
+        let mut places: HashMap<String, usize> = HashMap::new();
         for (name, id, partition, found) in found {
             let (offset, epoch, metadata) = offset_fields(found);
             let mut p = OffsetFetchResponsePartitions::default();
@@ -159,20 +168,65 @@ pub fn fetch(broker: &Broker, request: OffsetFetchRequest, version: i16) -> Offs
             p.committed_offset = offset;
             p.committed_leader_epoch = epoch;
             p.metadata = metadata;
-            match answer.topics.iter_mut().find(|t| t.name.as_str() == name) {
-                Some(topic) => topic.partitions.push(p),
-                None => {
-                    let mut topic = OffsetFetchResponseTopics::default();
-                    if version < 10 {
-                        topic.name = name.into();
-                    }
-                    topic.topic_id = id;
-                    topic.partitions.push(p);
-                    answer.topics.push(topic);
+            let place = *places.entry(name).or_insert_with_key(|name| {
+                let mut topic = OffsetFetchResponseTopics::default();
+                if version < 10 {
+                    topic.name = name.as_str().into();
                 }
-            }
+                topic.topic_id = id;
+                answer.topics.push(topic);
+                answer.topics.len() - 1
+            });
+            answer.topics[place].partitions.push(p);
         }
         response.groups.push(answer);
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use kwire_messages::api::offset_commit::{
+        OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+    };
+
+    use super::*;
+    use crate::config::Limits;
+    use crate::handlers::testing;
+
+    /// Offsets for any name and index were stored: a group's offsets grew with
+    /// every made-up partition. Kafka answers UNKNOWN_TOPIC_OR_PARTITION.
+    #[test]
+    fn offsets_for_partitions_that_do_not_exist_are_refused() {
+        let broker = testing::broker(Limits::default());
+        broker.topics().create("t", 1);
+        let topic = |name: &str, indexes: &[i32]| {
+            let mut topic = OffsetCommitRequestTopic::default();
+            topic.name = name.into();
+            topic.partitions = indexes
+                .iter()
+                .map(|&index| {
+                    let mut p = OffsetCommitRequestPartition::default();
+                    p.partition_index = index;
+                    p.committed_offset = 7;
+                    p
+                })
+                .collect();
+            topic
+        };
+        let mut request = OffsetCommitRequest::default();
+        request.group_id = "g".into();
+        request.generation_id_or_member_epoch = -1;
+        request.topics = vec![topic("t", &[0, 5, -1]), topic("nope", &[0])];
+        let response = commit(&broker, request, 8);
+        let codes: Vec<Vec<i16>> = response
+            .topics
+            .iter()
+            .map(|t| t.partitions.iter().map(|p| p.error_code).collect())
+            .collect();
+        let unknown = ErrorCode::UnknownTopicOrPartition.code();
+        assert_eq!(codes, [vec![0, unknown, unknown], vec![unknown]]);
+        let stored = broker.groups().committed("g", None);
+        assert_eq!(stored.len(), 1, "only t-0");
+    }
 }
