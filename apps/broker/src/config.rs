@@ -68,6 +68,7 @@ impl Options {
                 }
             }
         }
+        options.limits.admit(options.partitions)?;
         Ok(options)
     }
 }
@@ -138,6 +139,17 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Refuses a `--partitions` default that no auto-created topic could have.
+    fn admit(&self, default_partitions: i32) -> Result<(), UsageError> {
+        if default_partitions > self.max_partitions_per_topic.min(self.max_partitions) {
+            return Err(UsageError(format!(
+                "--partitions {default_partitions}: over --max-partitions-per-topic or \
+                 --max-partitions"
+            )));
+        }
+        Ok(())
+    }
+
     /// Takes `option` if it is one of these; `Ok(false)` if it is not.
     fn parse(
         &mut self,
@@ -159,5 +171,25 @@ impl Limits {
             .filter(|n: &i32| *n >= 0)
             .ok_or_else(|| UsageError(format!("{option} {given}: not a count")))?;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod limits_tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, UsageError> {
+        Options::from_args(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn limits_are_read_and_checked() {
+        let options = parse(&["--max-partitions", "50", "--fetch-max-bytes", "1024"]).expect("ok");
+        assert_eq!(options.limits.max_partitions, 50);
+        assert_eq!(options.limits.fetch_max_bytes, 1024);
+        assert_eq!(options.limits.max_partitions_per_topic, 1000);
+        assert!(parse(&["--fetch-max-wait-ms", "-1"]).is_err());
+        assert!(parse(&["--group-max-size"]).is_err());
+        assert!(parse(&["--partitions", "5", "--max-partitions-per-topic", "4"]).is_err());
     }
 }
