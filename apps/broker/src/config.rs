@@ -8,7 +8,8 @@ use kwire::KafkaString;
 pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
                          [--partitions N] [--no-auto-create] \
                          [--max-partitions-per-topic N] [--max-partitions N] \
-                         [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N]";
+                         [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N] \
+                         [--offset-metadata-max-bytes N]";
 
 /// The options as given.
 pub struct Options {
@@ -124,6 +125,9 @@ pub struct Limits {
     /// Kafka's `group.max.size`: members one group may have. Kafka's default is
     /// unlimited; each member is answered to the leader at every rebalance.
     pub group_max_size: i32,
+    /// Kafka's `offset.metadata.max.bytes`: the metadata one committed offset
+    /// may carry; every OffsetFetch of the partition sends it back.
+    pub offset_metadata_max_bytes: i32,
 }
 
 impl Default for Limits {
@@ -134,6 +138,7 @@ impl Default for Limits {
             fetch_max_bytes: 57_671_680,
             fetch_max_wait_ms: 30_000,
             group_max_size: 1000,
+            offset_metadata_max_bytes: 4096,
         }
     }
 }
@@ -162,6 +167,7 @@ impl Limits {
             "--fetch-max-bytes" => &mut self.fetch_max_bytes,
             "--fetch-max-wait-ms" => &mut self.fetch_max_wait_ms,
             "--group-max-size" => &mut self.group_max_size,
+            "--offset-metadata-max-bytes" => &mut self.offset_metadata_max_bytes,
             _ => return Ok(false),
         };
         let given = value(option)?;
