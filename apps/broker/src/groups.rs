@@ -261,6 +261,9 @@ impl Group {
         };
         self.leader = Some(leader.clone());
         let protocol = self.protocol_name.clone().unwrap_or_default();
+        // The leader's answer holds every member's metadata: each is a shared
+        // `Bytes` its member sent, at most `--group-max-size` of them, so the
+        // answer is what the members sent, once, not a multiple of it.
         let everyone: Vec<(String, Option<String>, Bytes)> = self
             .members
             .values()

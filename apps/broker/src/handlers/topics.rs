@@ -132,6 +132,8 @@ fn refusal(asked: &CreatableTopic, duplicated: bool, topics: &Topics) -> Result<
 
 pub fn delete(broker: &Broker, request: DeleteTopicsRequest, version: i16) -> DeleteTopicsResponse {
     let mut topics = broker.topics();
+    // One fixed-size row per name or ID asked; a repeat finds nothing left to
+    // delete and is answered UNKNOWN_TOPIC_OR_PARTITION (or UNKNOWN_TOPIC_ID).
     // v6 names topics by name or ID; earlier versions by name only.
     let asked: Vec<(Option<KafkaString>, Uuid)> = if version >= 6 {
         request
