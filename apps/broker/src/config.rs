@@ -6,7 +6,10 @@ use std::net::SocketAddr;
 use kwire::KafkaString;
 
 pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
-                         [--partitions N] [--no-auto-create]";
+                         [--partitions N] [--no-auto-create] \
+                         [--max-partitions-per-topic N] [--max-partitions N] \
+                         [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N] \
+                         [--offset-metadata-max-bytes N]";
 
 /// The options as given.
 pub struct Options {
@@ -14,6 +17,7 @@ pub struct Options {
     pub advertise: Option<(String, u16)>,
     pub partitions: i32,
     pub auto_create: bool,
+    pub limits: Limits,
 }
 
 #[derive(Debug)]
@@ -32,6 +36,7 @@ impl Options {
             advertise: None,
             partitions: 1,
             auto_create: true,
+            limits: Limits::default(),
         };
         while let Some(arg) = args.next() {
             let mut value = |name: &str| {
@@ -57,9 +62,14 @@ impl Options {
                         })?;
                 }
                 "--no-auto-create" => options.auto_create = false,
-                other => return Err(UsageError(format!("unknown option {other}"))),
+                other => {
+                    if !options.limits.parse(other, &mut value)? {
+                        return Err(UsageError(format!("unknown option {other}")));
+                    }
+                }
             }
         }
+        options.limits.admit(options.partitions)?;
         Ok(options)
     }
 }
@@ -72,6 +82,7 @@ pub struct Config {
     pub port: i32,
     pub default_partitions: i32,
     pub auto_create: bool,
+    pub limits: Limits,
 }
 
 impl Config {
@@ -87,6 +98,104 @@ impl Config {
             port: i32::from(port),
             default_partitions: options.partitions,
             auto_create: options.auto_create,
+            limits: options.limits,
         }
+    }
+}
+
+// ---- Request limits: what a client may make the broker allocate. ----
+
+/// Bounds on what one request can make the broker allocate or wait for, checked
+/// by the handlers before anything is sized by a client's count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Partitions one topic may have (`--max-partitions-per-topic`; Kafka has no
+    /// such setting, its policy plugins play this part).
+    pub max_partitions_per_topic: i32,
+    /// Partitions all topics together may have, auto-created ones included
+    /// (`--max-partitions`, the name KIP-578 proposed). It bounds the largest
+    /// Metadata answer: about 40 bytes a partition.
+    pub max_partitions: i32,
+    /// Kafka's `fetch.max.bytes`: no Fetch answer carries more record bytes
+    /// than this, whatever the request asks (bar KIP-74's first batch).
+    pub fetch_max_bytes: i32,
+    /// The longest a Fetch waits for `min_bytes` (a client may ask 2^31-1 ms);
+    /// Kafka has no cap, this keeps a connection from being parked for weeks.
+    pub fetch_max_wait_ms: i32,
+    /// Kafka's `group.max.size`: members one group may have. Kafka's default is
+    /// unlimited; each member is answered to the leader at every rebalance.
+    pub group_max_size: i32,
+    /// Kafka's `offset.metadata.max.bytes`: the metadata one committed offset
+    /// may carry; every OffsetFetch of the partition sends it back.
+    pub offset_metadata_max_bytes: i32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_partitions_per_topic: 1000,
+            max_partitions: 10_000,
+            fetch_max_bytes: 57_671_680,
+            fetch_max_wait_ms: 30_000,
+            group_max_size: 1000,
+            offset_metadata_max_bytes: 4096,
+        }
+    }
+}
+
+impl Limits {
+    /// Refuses a `--partitions` default that no auto-created topic could have.
+    fn admit(&self, default_partitions: i32) -> Result<(), UsageError> {
+        if default_partitions > self.max_partitions_per_topic.min(self.max_partitions) {
+            return Err(UsageError(format!(
+                "--partitions {default_partitions}: over --max-partitions-per-topic or \
+                 --max-partitions"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Takes `option` if it is one of these; `Ok(false)` if it is not.
+    fn parse(
+        &mut self,
+        option: &str,
+        value: &mut impl FnMut(&str) -> Result<String, UsageError>,
+    ) -> Result<bool, UsageError> {
+        let field = match option {
+            "--max-partitions-per-topic" => &mut self.max_partitions_per_topic,
+            "--max-partitions" => &mut self.max_partitions,
+            "--fetch-max-bytes" => &mut self.fetch_max_bytes,
+            "--fetch-max-wait-ms" => &mut self.fetch_max_wait_ms,
+            "--group-max-size" => &mut self.group_max_size,
+            "--offset-metadata-max-bytes" => &mut self.offset_metadata_max_bytes,
+            _ => return Ok(false),
+        };
+        let given = value(option)?;
+        *field = given
+            .parse()
+            .ok()
+            .filter(|n: &i32| *n >= 0)
+            .ok_or_else(|| UsageError(format!("{option} {given}: not a count")))?;
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod limits_tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, UsageError> {
+        Options::from_args(args.iter().map(|a| a.to_string()))
+    }
+
+    #[test]
+    fn limits_are_read_and_checked() {
+        let options = parse(&["--max-partitions", "50", "--fetch-max-bytes", "1024"]).expect("ok");
+        assert_eq!(options.limits.max_partitions, 50);
+        assert_eq!(options.limits.fetch_max_bytes, 1024);
+        assert_eq!(options.limits.max_partitions_per_topic, 1000);
+        assert!(parse(&["--fetch-max-wait-ms", "-1"]).is_err());
+        assert!(parse(&["--group-max-size"]).is_err());
+        assert!(parse(&["--partitions", "5", "--max-partitions-per-topic", "4"]).is_err());
     }
 }

@@ -13,7 +13,7 @@
 //! first rebalance completes as soon as its members have joined), and a join from a
 //! Stable member always rebalances.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -35,6 +35,9 @@ pub struct JoinParams {
     pub protocols: Vec<(String, Bytes)>,
     /// JoinGroup v4+: a new member first gets its ID with MEMBER_ID_REQUIRED.
     pub member_id_required: bool,
+    /// Kafka's `group.max.size`: members, and IDs handed out awaiting their
+    /// join, one group may have (`--group-max-size`).
+    pub group_max_size: usize,
 }
 
 /// A JoinGroup answer.
@@ -213,31 +216,35 @@ impl Group {
         }
     }
 
-    /// The protocol every member supports that most members prefer.
+    /// The protocol every member supports that most members prefer (each votes
+    /// for its first one supported by all; a tie goes to the first voted for).
+    /// Linear in the protocols of all members, with sets.
     fn choose_protocol(&self) -> Option<String> {
-        let supported_by_all = |name: &str| {
-            self.members
-                .values()
-                .all(|(_, m)| m.protocols.iter().any(|(p, _)| p == name))
-        };
-        let mut votes: Vec<(String, usize)> = Vec::new();
+        let mut members = self.members.values();
+        let (_, first) = members.next()?;
+        let mut supported_by_all: HashSet<&str> =
+            first.protocols.iter().map(|(p, _)| p.as_str()).collect();
+        for (_, member) in members {
+            let theirs: HashSet<&str> = member.protocols.iter().map(|(p, _)| p.as_str()).collect();
+            supported_by_all.retain(|p| theirs.contains(p));
+        }
+        // (votes, order first voted for) by protocol.
+        let mut votes: HashMap<&str, (usize, usize)> = HashMap::new();
         for (_, member) in self.members.values() {
-            let Some((choice, _)) = member.protocols.iter().find(|(p, _)| supported_by_all(p))
+            let Some((choice, _)) = member
+                .protocols
+                .iter()
+                .find(|(p, _)| supported_by_all.contains(p.as_str()))
             else {
                 continue;
             };
-            match votes.iter_mut().find(|(p, _)| p == choice) {
-                Some((_, count)) => *count += 1,
-                None => votes.push((choice.clone(), 1)),
-            }
+            let order = votes.len();
+            votes.entry(choice.as_str()).or_insert((0, order)).0 += 1;
         }
         votes
             .into_iter()
-            .fold(None, |best: Option<(String, usize)>, (p, n)| match best {
-                Some((_, m)) if m >= n => best,
-                _ => Some((p, n)),
-            })
-            .map(|(p, _)| p)
+            .max_by(|(_, (a, first_a)), (_, (b, first_b))| a.cmp(b).then(first_b.cmp(first_a)))
+            .map(|(p, _)| p.to_owned())
     }
 
     fn complete_join(&mut self, now: Instant) {
@@ -254,6 +261,9 @@ impl Group {
         };
         self.leader = Some(leader.clone());
         let protocol = self.protocol_name.clone().unwrap_or_default();
+        // The leader's answer holds every member's metadata: each is a shared
+        // `Bytes` its member sent, at most `--group-max-size` of them, so the
+        // answer is what the members sent, once, not a multiple of it.
         let everyone: Vec<(String, Option<String>, Bytes)> = self
             .members
             .values()
@@ -321,17 +331,30 @@ impl Groups {
             .groups
             .entry(params.group_id.clone())
             .or_insert_with(Group::new);
+        // Kafka's `supportsProtocols`: the new member shares a protocol with
+        // every other member. With sets, so that many protocols from many
+        // members cost their sum, not their product, under the groups' lock.
+        let mut shared: HashSet<&str> = params.protocols.iter().map(|(p, _)| p.as_str()).collect();
+        for (_, member) in group
+            .members
+            .values()
+            .filter(|(id, _)| *id != params.member_id)
+        {
+            let theirs: HashSet<&str> = member.protocols.iter().map(|(p, _)| p.as_str()).collect();
+            shared.retain(|p| theirs.contains(p));
+        }
         let consistent = group.members.is_empty()
             || (group.protocol_type.as_deref() == Some(params.protocol_type.as_str())
-                && params.protocols.iter().any(|(p, _)| {
-                    group
-                        .members
-                        .values()
-                        .filter(|(id, _)| *id != params.member_id)
-                        .all(|(_, m)| m.protocols.iter().any(|(q, _)| q == p))
-                }));
+                && !shared.is_empty());
         if params.protocols.is_empty() || !consistent {
             return refuse(ErrorCode::InconsistentGroupProtocol);
+        }
+        // Kafka's `acceptJoiningMember`: a member or a pending ID already
+        // counted may always come back; anyone else only below the limit.
+        let known =
+            group.has_member(&params.member_id) || group.pending.contains_key(&params.member_id);
+        if !known && group.members.len() + group.pending.len() >= params.group_max_size {
+            return refuse(ErrorCode::GroupMaxSizeReached);
         }
 
         let member_id = if params.member_id.is_empty() {
@@ -598,6 +621,7 @@ mod tests {
             protocol_type: "consumer".into(),
             protocols: vec![("range".into(), Bytes::from_static(b"meta"))],
             member_id_required: true,
+            group_max_size: 1000,
         }
     }
 
@@ -704,5 +728,65 @@ mod tests {
         let committed = groups.committed("g", Some(vec![("t".into(), 0), ("t".into(), 1)]));
         assert_eq!(committed[0].1.as_ref().map(|c| c.offset), Some(5));
         assert!(committed[1].1.is_none());
+    }
+
+    /// Kafka's `group.max.size`: a member beyond it is refused, pending IDs
+    /// (handed out with MEMBER_ID_REQUIRED) included; one already in may rejoin.
+    #[test]
+    fn a_full_group_refuses_new_members_but_not_old_ones() {
+        let mut groups = Groups::default();
+        let now = Instant::now();
+        let small = |member_id: &str| JoinParams {
+            group_max_size: 2,
+            ..params(member_id)
+        };
+        let a = first_member(&mut groups, now, true);
+        // b gets a pending ID: the group is full with a and it.
+        let b = now_answer(groups.join(small(""), now));
+        assert_eq!(b.error, ErrorCode::MemberIdRequired);
+        let c = now_answer(groups.join(small(""), now));
+        assert_eq!(c.error, ErrorCode::GroupMaxSizeReached);
+        // b, pending, may still join; a may rejoin.
+        let Reply::Later(mut b_waits) = groups.join(small(&b.member_id), now) else {
+            panic!("b waits for a to rejoin");
+        };
+        let a_again = now_answer(groups.join(small(&a.member_id), now));
+        assert_eq!(a_again.error, ErrorCode::None);
+        assert_eq!(
+            b_waits.try_recv().expect("completed").error,
+            ErrorCode::None
+        );
+    }
+
+    /// Each member votes for its first protocol that every member supports.
+    #[test]
+    fn the_protocol_chosen_is_supported_by_all_and_preferred_by_most() {
+        let mut groups = Groups::default();
+        let now = Instant::now();
+        let with = |member_id: &str, protocols: &[&str]| JoinParams {
+            protocols: protocols
+                .iter()
+                .map(|p| (p.to_string(), Bytes::new()))
+                .collect(),
+            member_id_required: false,
+            ..params(member_id)
+        };
+        // Many protocols, one shared: "range" is the only choice.
+        let many: Vec<String> = (0..10_000).map(|i| format!("a{i}")).collect();
+        let mut a_protocols: Vec<&str> = many.iter().map(String::as_str).collect();
+        a_protocols.push("range");
+        let a = now_answer(groups.join(with("", &a_protocols), now));
+        assert_eq!(a.protocol_name.as_deref(), Some("a0"));
+        now_answer(groups.sync("g", 1, &a.member_id, None, None, vec![], now));
+        // Sharing nothing with a is refused.
+        let stranger = now_answer(groups.join(with("", &["b0", "b1"]), now));
+        assert_eq!(stranger.error, ErrorCode::InconsistentGroupProtocol);
+        let Reply::Later(mut b_waits) = groups.join(with("", &["sticky", "range"]), now) else {
+            panic!("b shares range with a");
+        };
+        let a_again = now_answer(groups.join(with(&a.member_id, &a_protocols), now));
+        let b = b_waits.try_recv().expect("completed");
+        assert_eq!(a_again.protocol_name.as_deref(), Some("range"));
+        assert_eq!(b.protocol_name.as_deref(), Some("range"));
     }
 }

@@ -28,6 +28,9 @@ pub struct Topics {
     by_name: BTreeMap<String, Topic>,
     names_by_id: HashMap<Uuid, String>,
     ids_made: u64,
+    /// The partitions of every topic together, kept so that the broker-wide
+    /// limit is checked without walking the topics.
+    partition_count: usize,
 }
 
 /// One topic.
@@ -37,7 +40,9 @@ pub struct Topic {
 }
 
 impl Topics {
-    /// Creates `name` with `partitions` empty partitions and returns its ID.
+    /// Creates `name` with `partitions` empty partitions and returns its ID. The
+    /// caller checks `partitions` against the limits first (`handlers::limits`):
+    /// this allocates one partition log per count.
     pub fn create(&mut self, name: &str, partitions: usize) -> Uuid {
         self.ids_made += 1;
         // Any ID unique in this process will do; mixing in the clock keeps two
@@ -50,7 +55,11 @@ impl Topics {
             id,
             partitions: (0..partitions).map(|_| PartitionLog::default()).collect(),
         };
-        self.by_name.insert(name.to_owned(), topic);
+        self.partition_count += partitions;
+        if let Some(replaced) = self.by_name.insert(name.to_owned(), topic) {
+            self.partition_count -= replaced.partitions.len();
+            self.names_by_id.remove(&replaced.id);
+        }
         self.names_by_id.insert(id, name.to_owned());
         id
     }
@@ -58,7 +67,13 @@ impl Topics {
     pub fn delete(&mut self, name: &str) -> Option<Topic> {
         let topic = self.by_name.remove(name)?;
         self.names_by_id.remove(&topic.id);
+        self.partition_count -= topic.partitions.len();
         Some(topic)
+    }
+
+    /// How many partitions all topics have together.
+    pub fn partition_count(&self) -> usize {
+        self.partition_count
     }
 
     pub fn get(&self, name: &str) -> Option<&Topic> {
@@ -252,11 +267,24 @@ impl PartitionLog {
             return Err(ErrorCode::OffsetOutOfRange);
         }
         let start = self.batches.partition_point(|b| b.last_offset < offset);
-        let mut out = BytesMut::new();
+        // Decide which batches go first, then copy them once into a buffer of
+        // exactly their size: the answer is at most `max_bytes` (or one batch),
+        // never the whole log. One batch is handed out as it is stored.
+        let mut end = start;
+        let mut size = 0;
         for batch in &self.batches[start..] {
-            if (!out.is_empty() || !at_least_one) && out.len() + batch.bytes.len() > max_bytes {
+            if (size > 0 || !at_least_one) && size + batch.bytes.len() > max_bytes {
                 break;
             }
+            size += batch.bytes.len();
+            end += 1;
+        }
+        let chosen = &self.batches[start..end];
+        if let [only] = chosen {
+            return Ok(only.bytes.clone());
+        }
+        let mut out = BytesMut::with_capacity(size);
+        for batch in chosen {
             out.extend_from_slice(&batch.bytes);
         }
         Ok(out.freeze())
@@ -348,6 +376,21 @@ mod tests {
             .verify_crc()
             .expect("the CRC does not cover the base offset");
         assert_eq!(log.read(6, 1024, true), Err(ErrorCode::OffsetOutOfRange));
+    }
+
+    /// A fetch of one batch hands out the stored bytes, not a copy; several
+    /// batches are copied once, into one buffer of their size.
+    #[test]
+    fn a_single_batch_is_read_without_a_copy() {
+        let mut log = PartitionLog::default();
+        log.append(&batch(3, 100)).expect("append");
+        log.append(&batch(3, 200)).expect("append");
+        let first = log.read(0, 1, true).expect("read");
+        let again = log.read(0, 1, true).expect("read");
+        assert_eq!(first.as_ptr(), again.as_ptr());
+        let both = log.read(0, 1 << 20, true).expect("read");
+        assert_eq!(both.len(), 2 * first.len());
+        assert_eq!(log.read(0, 1, false).expect("read").len(), 0);
     }
 
     #[test]

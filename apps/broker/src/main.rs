@@ -10,9 +10,15 @@
 //! Options: `--listen HOST:PORT` (default `127.0.0.1:9092`; port 0 picks a free
 //! one), `--advertise HOST:PORT` (the address clients are told, default the bound
 //! one), `--partitions N` (for auto-created topics and CreateTopics without a
-//! count, default 1) and `--no-auto-create`. It prints `listening on ADDRESS` once
-//! bound and logs one line per request at debug level (`RUST_LOG=debug`). SIGINT
-//! or SIGTERM stops it.
+//! count, default 1) and `--no-auto-create`. Limits on what a request may make it
+//! allocate or wait for: `--max-partitions-per-topic N` (default 1000),
+//! `--max-partitions N` (all topics together, auto-created ones included, default
+//! 10000), `--fetch-max-bytes N` (Kafka's `fetch.max.bytes`, default 57671680),
+//! `--fetch-max-wait-ms N` (the longest Fetch long poll, default 30000),
+//! `--group-max-size N` (Kafka's `group.max.size`, default 1000) and
+//! `--offset-metadata-max-bytes N` (Kafka's `offset.metadata.max.bytes`, default
+//! 4096). It prints `listening on ADDRESS` once bound and logs one line per
+//! request at debug level (`RUST_LOG=debug`). SIGINT or SIGTERM stops it.
 //!
 //! What it serves is listed in `api.rs`; the layout follows a request's way:
 //! `connection.rs` reads frames and answers them in order, `api.rs` picks the

@@ -32,6 +32,8 @@ pub fn find(
         ErrorCode::CoordinatorNotAvailable
     };
     let mut response = FindCoordinatorResponse::default();
+    // One row per key, each the key and our address: the answer grows with
+    // the request's own size only.
     // v4 batches keys; earlier versions ask for one.
     if version >= 4 {
         response.coordinators = request
@@ -89,6 +91,7 @@ pub async fn join(
             .map(|p| (p.name.as_str().to_owned(), p.metadata))
             .collect(),
         member_id_required: version >= 4,
+        group_max_size: broker.config.limits.group_max_size.max(0) as usize,
     };
     let member_id = params.member_id.clone();
     let reply = broker.groups().join(params, Instant::now());
@@ -127,6 +130,8 @@ pub async fn join(
 }
 
 pub async fn sync(broker: &Broker, request: SyncGroupRequest) -> SyncGroupResponse {
+    // The leader's assignments are kept as sent (shared `Bytes`) and each
+    // member gets its own back: nothing is multiplied by the member count.
     let assignments = request
         .assignments
         .into_iter()
@@ -171,7 +176,8 @@ pub fn heartbeat(broker: &Broker, request: HeartbeatRequest) -> HeartbeatRespons
 }
 
 pub fn leave(broker: &Broker, request: LeaveGroupRequest, version: i16) -> LeaveGroupResponse {
-    // v3 batches members; earlier versions name one.
+    // v3 batches members; earlier versions name one. Each is looked up among
+    // at most `--group-max-size` members and answered by a fixed-size row.
     let members: Vec<String> = if version >= 3 {
         request
             .members

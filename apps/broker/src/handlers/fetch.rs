@@ -2,29 +2,41 @@
 //!
 //! No fetch sessions (KIP-227): every answer has session ID 0, which tells the
 //! client to send full fetches.
+//!
+//! What a request can make the broker hold is bounded by the broker, not the
+//! client: record bytes by `--fetch-max-bytes` (Kafka's `fetch.max.bytes`) and
+//! the request's own limits, each partition served once however often it is
+//! named, and the wait by `--fetch-max-wait-ms`.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use kwire::Records;
-use kwire_messages::api::fetch::{FetchableTopicResponse, PartitionData};
+use kwire::{Records, Uuid};
+use kwire_messages::api::fetch::{
+    FetchPartition, FetchTopic, FetchableTopicResponse, PartitionData,
+};
 use kwire_messages::ErrorCode;
 use kwire_messages::{api::FetchRequest, api::FetchResponse};
 
+use crate::config::Limits;
 use crate::handlers::topic_name;
 use crate::log::Topics;
 use crate::Broker;
 
 pub async fn answer(broker: &Broker, request: FetchRequest, version: i16) -> FetchResponse {
-    let deadline = Instant::now() + Duration::from_millis(request.max_wait_ms.max(0) as u64);
+    let limits = &broker.config.limits;
+    let deadline = Instant::now() + longest_wait(request.max_wait_ms, limits);
     if request.session_id != 0 {
         let mut response = FetchResponse::default();
         response.error_code = ErrorCode::FetchSessionIdNotFound.code();
         return response;
     }
+    let plan = served_once(&request.topics);
+    let budget = response_budget(request.max_bytes, limits);
     loop {
         // Subscribe before reading, so that an append in between still wakes us.
         let mut appended = broker.appended.subscribe();
-        let (response, bytes, failed) = read(&broker.topics(), &request, version);
+        let (response, bytes, failed) = read(&broker.topics(), &plan, budget, version);
         let now = Instant::now();
         if failed || bytes >= request.min_bytes.max(0) as usize || now >= deadline {
             return response;
@@ -34,19 +46,70 @@ pub async fn answer(broker: &Broker, request: FetchRequest, version: i16) -> Fet
     }
 }
 
-/// One pass over the partitions asked for: the response, its record bytes, and
+/// How long a Fetch may wait for `min_bytes`: what it asks, at most
+/// `--fetch-max-wait-ms` (a client may send 2^31-1 ms), never negative.
+pub fn longest_wait(max_wait_ms: i32, limits: &Limits) -> Duration {
+    let ms = max_wait_ms.clamp(0, limits.fetch_max_wait_ms.max(0));
+    Duration::from_millis(ms as u64)
+}
+
+/// The record bytes one answer may carry (bar KIP-74's first batch): the
+/// request's `max_bytes`, at most `fetch.max.bytes`, as Kafka's `KafkaApis`
+/// computes `fetchMaxBytes`.
+pub fn response_budget(max_bytes: i32, limits: &Limits) -> usize {
+    max_bytes.min(limits.fetch_max_bytes).max(0) as usize
+}
+
+/// The partitions to serve, each once, grouped under the topic entries of the
+/// request that name them first.
+///
+/// Kafka's broker reads a sessionless fetch into a `LinkedHashMap` keyed by
+/// topic and partition (`FetchRequest.fetchData`): a partition named again
+/// keeps its first place and takes the later entry's offset and limits, and the
+/// answer has it once. So here: the first place, the last entry's fields.
+/// Without this, 500 repeats of a partition over 1 MiB answered 493 MiB.
+fn served_once(topics: &[FetchTopic]) -> Vec<(&FetchTopic, Vec<&FetchPartition>)> {
+    // By the topic as the request names it: a version names every topic by
+    // name (up to v12) or every topic by ID (v13+), never a mix.
+    fn key<'a>(topic: &'a FetchTopic, p: &FetchPartition) -> (&'a str, Uuid, i32) {
+        (topic.topic.as_str(), topic.topic_id, p.partition)
+    }
+    let mut last = HashMap::new();
+    for topic in topics {
+        for p in &topic.partitions {
+            last.insert(key(topic, p), p);
+        }
+    }
+    let mut plan = Vec::new();
+    for topic in topics {
+        // `remove` serves each key at its first place only.
+        let partitions: Vec<&FetchPartition> = topic
+            .partitions
+            .iter()
+            .filter_map(|p| last.remove(&key(topic, p)))
+            .collect();
+        if !partitions.is_empty() {
+            plan.push((topic, partitions));
+        }
+    }
+    plan
+}
+
+/// One pass over the partitions to serve: the response, its record bytes, and
 /// whether any partition failed (which answers at once, as Kafka does).
-fn read(topics: &Topics, request: &FetchRequest, version: i16) -> (FetchResponse, usize, bool) {
-    let mut budget = request.max_bytes.max(0) as usize;
+fn read(
+    topics: &Topics,
+    plan: &[(&FetchTopic, Vec<&FetchPartition>)],
+    mut budget: usize,
+    version: i16,
+) -> (FetchResponse, usize, bool) {
     let mut total = 0;
     let mut failed = false;
-    let responses = request
-        .topics
+    let responses = plan
         .iter()
-        .map(|asked| {
+        .map(|(asked, partitions)| {
             let name = topic_name(topics, &asked.topic, &asked.topic_id);
-            let partitions = asked
-                .partitions
+            let partitions = partitions
                 .iter()
                 .map(|p| {
                     let mut data = PartitionData::default();
@@ -68,8 +131,10 @@ fn read(topics: &Topics, request: &FetchRequest, version: i16) -> (FetchResponse
                     data.high_watermark = log.high_watermark();
                     data.last_stable_offset = log.high_watermark();
                     data.log_start_offset = log.log_start_offset();
-                    // KIP-74: the first partition with data may exceed the limits
-                    // by one batch, so that a large batch is never stuck.
+                    // Kafka's `ReplicaManager.readFromLog`: each partition gets
+                    // min(partition_max_bytes, what is left), and until one
+                    // partition has returned data the first batch is returned
+                    // whole even if larger (KIP-74), so a consumer never sticks.
                     let limit = (p.partition_max_bytes.max(0) as usize).min(budget);
                     match log.read(p.fetch_offset, limit, total == 0) {
                         Ok(records) => {
@@ -98,3 +163,7 @@ fn read(topics: &Topics, request: &FetchRequest, version: i16) -> (FetchResponse
     response.responses = responses;
     (response, total, failed)
 }
+
+#[cfg(test)]
+#[path = "fetch_tests.rs"]
+mod tests;

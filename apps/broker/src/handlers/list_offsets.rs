@@ -1,6 +1,8 @@
 //! ListOffsets (earliest, latest, max timestamp, by timestamp) and
 //! OffsetForLeaderEpoch (one epoch, 0, that ends at the log end).
 
+use std::collections::HashSet;
+
 use kwire_messages::api::list_offsets::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
 use kwire_messages::api::offset_for_leader_epoch::{EpochEndOffset, OffsetForLeaderTopicResult};
 use kwire_messages::ErrorCode;
@@ -14,9 +16,10 @@ use crate::Broker;
 
 pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
     let topics = broker.topics();
+    let duplicated = duplicate_partitions(&request);
     let answers = request
         .topics
-        .into_iter()
+        .iter()
         .map(|asked| {
             let partitions = asked
                 .partitions
@@ -26,10 +29,14 @@ pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> Lis
                     answer.partition_index = p.partition_index;
                     answer.timestamp = -1;
                     answer.offset = -1;
-                    let found = topics
-                        .partition(asked.name.as_str(), p.partition_index)
-                        .ok_or(ErrorCode::UnknownTopicOrPartition)
-                        .and_then(|log| log.find_offset(p.timestamp));
+                    let found = if duplicated.contains(&(asked.name.as_str(), p.partition_index)) {
+                        Err(ErrorCode::InvalidRequest)
+                    } else {
+                        topics
+                            .partition(asked.name.as_str(), p.partition_index)
+                            .ok_or(ErrorCode::UnknownTopicOrPartition)
+                            .and_then(|log| log.find_offset(p.timestamp))
+                    };
                     match found {
                         Ok(Some(found)) => {
                             answer.offset = found.offset;
@@ -47,7 +54,7 @@ pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> Lis
                 })
                 .collect();
             let mut answer = ListOffsetsTopicResponse::default();
-            answer.name = asked.name;
+            answer.name = asked.name.clone();
             answer.partitions = partitions;
             answer
         })
@@ -57,11 +64,29 @@ pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> Lis
     response
 }
 
+/// The partitions named more than once. Kafka answers every row of such a
+/// partition INVALID_REQUEST (`ListOffsetsRequest.duplicatePartitions`) rather
+/// than search the log again for each: a timestamp lookup walks the log.
+fn duplicate_partitions(request: &ListOffsetsRequest) -> HashSet<(&str, i32)> {
+    let mut seen = HashSet::new();
+    request
+        .topics
+        .iter()
+        .flat_map(|t| {
+            t.partitions
+                .iter()
+                .map(|p| (t.name.as_str(), p.partition_index))
+        })
+        .filter(|key| !seen.insert(*key))
+        .collect()
+}
+
 pub fn leader_epoch(
     broker: &Broker,
     request: OffsetForLeaderEpochRequest,
 ) -> OffsetForLeaderEpochResponse {
     let topics = broker.topics();
+    // A repeat only reads the log end again: one fixed-size row per entry.
     let answers = request
         .topics
         .into_iter()
@@ -97,4 +122,41 @@ pub fn leader_epoch(
     let mut response = OffsetForLeaderEpochResponse::default();
     response.topics = answers;
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use kwire_messages::api::list_offsets::{ListOffsetsPartition, ListOffsetsTopic};
+
+    use super::*;
+    use crate::config::Limits;
+    use crate::handlers::testing;
+
+    /// 500 rows for one partition each walked the log; Kafka refuses them.
+    #[test]
+    fn a_partition_named_twice_is_an_invalid_request_in_every_row() {
+        let broker = testing::broker(Limits::default());
+        broker.topics().create("t", 2);
+        let mut topic = ListOffsetsTopic::default();
+        topic.name = "t".into();
+        topic.partitions = [0, 1, 0, 0]
+            .into_iter()
+            .map(|index| {
+                let mut p = ListOffsetsPartition::default();
+                p.partition_index = index;
+                p.timestamp = -3;
+                p
+            })
+            .collect();
+        let mut request = ListOffsetsRequest::default();
+        request.topics = vec![topic];
+        let response = answer(&broker, request, 8);
+        let codes: Vec<i16> = response.topics[0]
+            .partitions
+            .iter()
+            .map(|p| p.error_code)
+            .collect();
+        let invalid = ErrorCode::InvalidRequest.code();
+        assert_eq!(codes, [invalid, 0, invalid, invalid]);
+    }
 }

@@ -2,6 +2,7 @@
 
 pub mod coordinator;
 pub mod fetch;
+pub mod limits;
 pub mod list_offsets;
 pub mod metadata;
 pub mod offsets;
@@ -24,3 +25,6 @@ pub fn topic_name(topics: &Topics, name: &KafkaString, id: &Uuid) -> Result<Stri
         .map(str::to_owned)
         .ok_or(kwire_messages::ErrorCode::UnknownTopicId.code())
 }
+
+#[cfg(test)]
+pub mod testing;

@@ -12,6 +12,10 @@ pub fn answer(broker: &Broker, request: ProduceRequest, version: i16) -> Option<
     let acks_valid = matches!(request.acks, -1..=1);
     let mut appended = false;
     let mut topics = broker.topics();
+    // A partition named again appends again, as Kafka does: each entry
+    // carries its own records, so what is stored is bounded by the request's
+    // own size, as is the answer (a fixed-size row per entry). This broker
+    // never auto-creates a topic on Produce: an unknown one is refused.
     let responses = request
         .topic_data
         .into_iter()

@@ -1,0 +1,25 @@
+//! A broker for the handlers' unit tests: default options, nothing bound.
+
+use std::sync::atomic::AtomicI64;
+use std::sync::Mutex;
+
+use tokio::sync::watch;
+
+use crate::config::{Config, Limits, Options};
+use crate::groups::Groups;
+use crate::log::Topics;
+use crate::Broker;
+
+/// A broker with the default options but `limits`.
+pub fn broker(limits: Limits) -> Broker {
+    let mut options = Options::from_args(std::iter::empty()).expect("the defaults parse");
+    options.limits = limits;
+    let bound = "127.0.0.1:9092".parse().expect("an address");
+    Broker {
+        config: Config::new(&options, bound),
+        topics: Mutex::new(Topics::default()),
+        groups: Mutex::new(Groups::default()),
+        appended: watch::channel(0).0,
+        next_producer_id: AtomicI64::new(1000),
+    }
+}
