@@ -6,7 +6,10 @@ use std::net::SocketAddr;
 use kwire::KafkaString;
 
 pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
-                         [--partitions N] [--no-auto-create]";
+                         [--partitions N] [--no-auto-create] \
+                         [--queued-max-request-bytes N] [--socket-request-max-bytes N] \
+                         [--max-connections N] [--max-connections-per-ip N] \
+                         [--connections-max-idle-ms MS] [--small-request-max-bytes N]";
 
 /// The options as given.
 pub struct Options {
@@ -14,6 +17,9 @@ pub struct Options {
     pub advertise: Option<(String, u16)>,
     pub partitions: i32,
     pub auto_create: bool,
+    // Limits on memory, connections and idleness: Kafka's properties, each as
+    // `--the-property-name` (see kwire_net::server::ServerConfig).
+    pub limits: kwire_net::server::ServerConfig,
 }
 
 #[derive(Debug)]
@@ -32,6 +38,7 @@ impl Options {
             advertise: None,
             partitions: 1,
             auto_create: true,
+            limits: kwire_net::server::ServerConfig::new(1),
         };
         while let Some(arg) = args.next() {
             let mut value = |name: &str| {
@@ -57,7 +64,21 @@ impl Options {
                         })?;
                 }
                 "--no-auto-create" => options.auto_create = false,
-                other => return Err(UsageError(format!("unknown option {other}"))),
+                other => {
+                    // `--queued-max-request-bytes` and the like: a limit, by the
+                    // Kafka property it names.
+                    let property = other.trim_start_matches("--").replace('-', ".");
+                    if !other.starts_with("--")
+                        || !kwire_net::server::PROPERTIES.contains(&property.as_str())
+                    {
+                        return Err(UsageError(format!("unknown option {other}")));
+                    }
+                    let given = value(other)?;
+                    options
+                        .limits
+                        .set(&property, &given)
+                        .map_err(|error| UsageError(format!("{other}: {error}")))?;
+                }
             }
         }
         Ok(options)

@@ -10,7 +10,15 @@
 //! Options: `--listen HOST:PORT` (default `127.0.0.1:9092`; port 0 picks a free
 //! one), `--advertise HOST:PORT` (the address clients are told, default the bound
 //! one), `--partitions N` (for auto-created topics and CreateTopics without a
-//! count, default 1) and `--no-auto-create`. It prints `listening on ADDRESS` once
+//! count, default 1) and `--no-auto-create`. Limits, by Kafka's names:
+//! `--queued-max-request-bytes` (request bytes buffered across connections,
+//! default 512 MiB; reading pauses while they are spent),
+//! `--socket-request-max-bytes` (largest request, 100 MiB), `--max-connections`
+//! (default: the open-files limit less 64; at the limit the connection idle longest
+//! is closed to admit a new one), `--max-connections-per-ip` (default: the same),
+//! `--connections-max-idle-ms` (600000; -1 never) and `--small-request-max-bytes`
+//! (64 KiB: requests this small come from a reserve of max connections × this, so
+//! they are served while large ones hold the budget). It prints `listening on ADDRESS` once
 //! bound and logs one line per request at debug level (`RUST_LOG=debug`). SIGINT
 //! or SIGTERM stops it.
 //!
@@ -99,6 +107,10 @@ fn main() -> ExitCode {
 }
 
 async fn run(options: config::Options) -> std::io::Result<()> {
+    let limits = options
+        .limits
+        .build()
+        .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
     let listener = TcpListener::bind(&options.listen).await?;
     let bound = listener.local_addr()?;
     let config = Config::new(&options, bound);
@@ -106,6 +118,9 @@ async fn run(options: config::Options) -> std::io::Result<()> {
     std::io::stdout().flush()?;
     tracing::info!(
         advertised = %format!("{}:{}", config.host, config.port),
+        max_connections = limits.connections.max(),
+        queued_max_request_bytes = limits.budget.bytes(),
+        small_request_reserve_bytes = limits.budget.reserve_bytes(),
         "serving Kafka"
     );
 
@@ -121,10 +136,16 @@ async fn run(options: config::Options) -> std::io::Result<()> {
     let accept = async {
         loop {
             match listener.accept().await {
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    tokio::spawn(connection::serve(Arc::clone(&broker), stream, peer));
-                }
+                Ok((stream, peer)) => match limits.connections.admit(peer.ip()) {
+                    Ok(slot) => {
+                        let _ = stream.set_nodelay(true);
+                        let (reader, writer) = stream.into_split();
+                        let frames = limits.reader(reader, slot);
+                        tokio::spawn(connection::serve(Arc::clone(&broker), frames, writer, peer));
+                    }
+                    // Dropping the stream closes it before anything is read.
+                    Err(error) => tracing::info!(%peer, %error, "connection refused"),
+                },
                 // Out of file descriptors and the like: wait, the listener stays.
                 Err(error) => {
                     tracing::warn!(%error, "accept failed");
