@@ -15,10 +15,12 @@
 //! default 512 MiB; reading pauses while they are spent),
 //! `--socket-request-max-bytes` (largest request, 100 MiB), `--max-connections`
 //! (default: the open-files limit less 64; at the limit the connection idle longest
-//! is closed to admit a new one), `--max-connections-per-ip` (default: the same),
+//! is closed to admit a new one), `--max-connections-per-ip` (default: none, as
+//! Kafka's; a full address is refused rather than evicted from),
 //! `--connections-max-idle-ms` (600000; -1 never) and `--small-request-max-bytes`
 //! (64 KiB: requests this small come from a reserve of max connections × this, so
-//! they are served while large ones hold the budget). It prints `listening on ADDRESS` once
+//! they are served while large ones hold the budget). It prints `listening on
+//! ADDRESS` once
 //! bound and logs one line per request at debug level (`RUST_LOG=debug`). SIGINT
 //! or SIGTERM stops it.
 //!

@@ -23,7 +23,8 @@
 //!   pauses while they are spent), `--socket-request-max-bytes` (100 MiB),
 //!   `--max-connections` (default: the open-files limit less 64, halved, as each
 //!   client costs two descriptors; at the limit the client idle longest is closed
-//!   to admit a new one), `--max-connections-per-ip` (default: the same),
+//!   to admit a new one), `--max-connections-per-ip` (default: none, as
+//!   Kafka's; a full address is refused rather than evicted from),
 //!   `--connections-max-idle-ms` (600000; -1 never), `--small-request-max-bytes`
 //!   (64 KiB, served from a reserve while large requests hold the budget); and on
 //!   upstream: `--request-timeout-ms` (30000, the Kafka client's

@@ -65,7 +65,10 @@ pub struct ServerConfig {
     /// `max.connections`. Kafka's default is unbounded; ours is what the
     /// descriptor limit allows (see [`new`](Self::new)).
     pub max_connections: usize,
-    /// `max.connections.per.ip`; `None`, the default, is `max_connections`.
+    /// `max.connections.per.ip`; `None`, the default, is no limit per address
+    /// (Kafka's default too): `max_connections` still bounds them, by evicting the
+    /// connection idle longest, whereas a full address is refused outright, which
+    /// would lock out every new client of a busy address (or of one host's tests).
     pub max_connections_per_ip: Option<usize>,
     /// `connections.max.idle.ms`: `None` never closes idle connections. Kafka's
     /// default, 10 minutes.
@@ -198,7 +201,7 @@ impl ServerConfig {
             ),
             connections: ConnectionLimits::new(
                 self.max_connections,
-                self.max_connections_per_ip.unwrap_or(self.max_connections),
+                self.max_connections_per_ip.unwrap_or(usize::MAX),
             ),
             max_frame_size: self.socket_request_max_bytes,
             idle_timeout: self.connections_max_idle,
@@ -217,7 +220,7 @@ mod tests {
         assert!(proxy.max_connections <= broker.max_connections / 2 + 1);
         assert_eq!(broker.socket_request_max_bytes, 100 << 20);
         let limits = broker.build().unwrap();
-        assert_eq!(limits.connections.max_per_ip(), broker.max_connections);
+        assert_eq!(limits.connections.max_per_ip(), usize::MAX);
         assert_eq!(
             limits.budget.reserve_bytes(),
             broker.max_connections * (64 << 10)

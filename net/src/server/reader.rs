@@ -56,8 +56,12 @@ impl Deref for Frame {
 ///   `socket.request.max.bytes`, by default
 ///   [`DEFAULT_MAX_FRAME_SIZE`]) or negative is an error before anything is
 ///   buffered for it.
-/// - Memory: see the [module](self).
-/// - Idle timeout ([`idle_timeout`](Self::idle_timeout), Kafka's
+/// - Memory: the 4-byte prefix is read alone and checked, then the frame's bytes
+///   are taken from the [`MemoryBudget`] (waiting while it is spent: reading
+///   pauses and TCP pushes back on the client), and only then is the body read, no
+///   further than the frame's end. What a connection buffers is always covered by
+///   its permit, bar the 4 bytes of a prefix.
+/// - Idle timeout ([`with_idle_timeout`](Self::with_idle_timeout), Kafka's
 ///   `connections.max.idle.ms`): the connection fails with [`ServerError::Idle`]
 ///   when no frame has completed for that long, counted from the last complete
 ///   frame (or from the reader's creation), so that a client sending one byte now
