@@ -57,7 +57,7 @@ pub async fn serve(
 ) {
     tracing::debug!(%peer, "connected");
     loop {
-        // The frame, and the budget it holds, live until its answer is written.
+        // The frame, and the budget it holds, live until it is answered.
         let frame = match frames.next_frame().await {
             Ok(Some(frame)) => frame,
             Ok(None) => break,
@@ -71,7 +71,11 @@ pub async fn serve(
                 return;
             }
         };
-        match answer(&broker, &frame, peer).await {
+        let answered = answer(&broker, &frame, peer).await;
+        // The answer is encoded afresh: the request's bytes go back to the budget
+        // now, so that a client slow to read its answers holds none of them.
+        drop(frame);
+        match answered {
             Ok(Some(response)) => {
                 if let Err(error) = writer.write_all(&response).await {
                     tracing::debug!(%peer, %error, "write failed; closing");

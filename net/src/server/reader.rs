@@ -65,8 +65,9 @@ impl Deref for Frame {
 ///   `connections.max.idle.ms`): the connection fails with [`ServerError::Idle`]
 ///   when no frame has completed for that long, counted from the last complete
 ///   frame (or from the reader's creation), so that a client sending one byte now
-///   and then is closed as surely as a silent one. Time spent waiting for the
-///   budget is not counted: that wait is the server's, not the client's.
+///   and then is closed as surely as a silent one. Time the server spends answering
+///   (until the next `next_frame` call) or waiting for the budget is not counted:
+///   those waits are the server's, not the client's.
 /// - Eviction: given the connection's [`ConnectionSlot`], the reader reports each
 ///   request to it and fails with [`ServerError::Evicted`] when the slot is chosen
 ///   to make room.
@@ -101,6 +102,8 @@ pub struct FrameReader<R> {
     max_frame_size: usize,
     idle_timeout: Option<Duration>,
     last_frame: Instant,
+    /// A frame was returned and the caller has not asked for the next one yet.
+    answering: bool,
     slot: Option<ConnectionSlot>,
 }
 
@@ -116,6 +119,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             max_frame_size: DEFAULT_MAX_FRAME_SIZE,
             idle_timeout: None,
             last_frame: Instant::now(),
+            answering: false,
             slot: None,
         }
     }
@@ -159,8 +163,13 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     ///
     /// Cancel-safe: bytes and budget taken so far stay with the reader.
     pub async fn next_frame(&mut self) -> Result<Option<Frame>, ServerError> {
-        if let Some(slot) = &self.slot {
-            slot.request_done();
+        if std::mem::take(&mut self.answering) {
+            // The time the server took to answer is not the client's idleness (a
+            // Fetch may wait for data): the clock starts again now.
+            self.last_frame = Instant::now();
+            if let Some(slot) = &self.slot {
+                slot.request_done();
+            }
         }
         loop {
             let want = match read_length(&self.buf, self.max_frame_size)? {
@@ -197,6 +206,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         let bytes = self.buf.split().freeze();
         let permit = self.permit.take().unwrap_or_else(BudgetPermit::empty);
         self.last_frame = Instant::now();
+        self.answering = true;
         if let Some(slot) = &self.slot {
             slot.request_started();
         }
@@ -373,6 +383,17 @@ mod tests {
             client.write_all(&frame(b"ping")).await.unwrap();
             assert!(reader.next_frame().await.unwrap().is_some());
         }
+        // The last frame is "answered" for a minute, past the timeout: that is the
+        // server's time, not the client's idleness.
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let next = tokio::spawn(async move {
+            let got = reader.next_frame().await.map(|f| f.is_some());
+            (got, reader)
+        });
+        tokio::time::sleep(Duration::from_secs(8)).await;
+        client.write_all(&frame(b"ping")).await.unwrap();
+        let (got, mut reader) = next.await.unwrap();
+        assert!(got.unwrap());
         drop(client);
         assert!(reader.next_frame().await.unwrap().is_none());
     }
