@@ -42,6 +42,7 @@ use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use kwire_net::server::ServerLimits;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -92,6 +93,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Limits that cannot hold together are a usage error, found before starting.
+    let limits = match options.limits.build() {
+        Ok(limits) => limits,
+        Err(error) => {
+            eprintln!("broker: {error}\n{}", config::USAGE);
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -99,7 +108,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(options)) {
+    match runtime.block_on(run(options, limits)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("broker: {error}");
@@ -108,11 +117,7 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(options: config::Options) -> std::io::Result<()> {
-    let limits = options
-        .limits
-        .build()
-        .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidInput, error))?;
+async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<()> {
     let listener = TcpListener::bind(&options.listen).await?;
     let bound = listener.local_addr()?;
     let config = Config::new(&options, bound);
