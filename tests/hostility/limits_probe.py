@@ -112,11 +112,13 @@ def ask(address, timeout=5.0):
 
 
 def memory_phase(bins, through_proxy):
-    broker, broker_addr = start(bins["broker"], "--listen", "127.0.0.1:0")
+    budget = ["--queued-max-request-bytes", str(BUDGET)]
+    broker, broker_addr = start(bins["broker"], "--listen", "127.0.0.1:0", *budget)
     target, procs = broker_addr, [("broker", broker, BUDGET)]
     if through_proxy:
         proxy, target = start(
-            bins["proxy"], "--listen", "127.0.0.1:0", "--upstream", "%s:%d" % broker_addr
+            bins["proxy"], "--listen", "127.0.0.1:0", "--upstream", "%s:%d" % broker_addr,
+            *budget
         )
         procs.append(("proxy", proxy, BUDGET + RESPONSE_BUDGET))
     zeros = bytes(MIB)
@@ -170,6 +172,7 @@ def memory_phase(bins, through_proxy):
     answered = [t for t in stalled + during if t is not None]
     print(
         f"memory-{'proxy' if through_proxy else 'broker'}: {ATTACKERS} x 100 MiB, "
+        f"budget {BUDGET // MIB} MiB, "
         f"{held} frames held whole while stalled, {sum(done)} completed; "
         f"{'; '.join(figures)}; small requests answered {len(answered)}/{len(stalled + during)}, "
         f"slowest {max(answered, default=float('nan')):.3f} s; alive {alive}: "
@@ -305,8 +308,13 @@ def upstream_timeout_phase(bins, timeout_ms=3000):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--budget-mib", type=int, default=512,
+                        help="--queued-max-request-bytes for memory-*, in MiB (default 512, "
+                             "the servers' default; at least 101)")
     parser.add_argument("phases", nargs="*")
     args = parser.parse_args()
+    global BUDGET
+    BUDGET = args.budget_mib * MIB
     bins = {name: os.path.join(args.bin_dir, f"kwire-{name}") for name in ("broker", "proxy")}
     # 10,100 sockets of our own, plus the servers inheriting the limit.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
