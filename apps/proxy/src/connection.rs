@@ -106,7 +106,7 @@ pub async fn run(
 }
 
 /// Completes when the oldest request sure to be answered has waited longer than
-/// the request timeout (checked ten times per timeout, at most once per second,
+/// the request timeout plus what the broker may rightly wait for it (checked ten times per timeout, at most once per second,
 /// at least every 10 ms).
 async fn request_timeout(proxy: &Proxy, in_flight: &Mutex<InFlight>) -> ProxyError {
     let timeout = proxy.limits.request_timeout;
@@ -115,7 +115,7 @@ async fn request_timeout(proxy: &Proxy, in_flight: &Mutex<InFlight>) -> ProxyErr
         tokio::time::sleep(every).await;
         let overdue = lock(in_flight)
             .oldest_expected()
-            .filter(|pending| pending.sent.elapsed() > timeout)
+            .filter(|pending| pending.sent.elapsed() > timeout + pending.waits)
             .map(|pending| (pending.api_key, pending.correlation_id));
         if let Some((key, correlation_id)) = overdue {
             return ProxyError::UpstreamTimeout {
@@ -240,6 +240,12 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
         Check::Undecodable(_) if key == ApiKey::Produce.key() => Some(Answer::Unknown),
         Check::Undecodable(_) => Some(Answer::Expected),
     };
+    let waits = match &check {
+        Check::Verified { decoded, .. } | Check::Mismatch { decoded, .. } => {
+            broker_wait(&decoded.body)
+        }
+        Check::Undecodable(_) => Duration::ZERO,
+    };
     match &check {
         Check::Verified { decoded, canonical } => {
             debug!(
@@ -276,9 +282,23 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
             version,
             answer,
             sent: tokio::time::Instant::now(),
+            waits,
         });
     }
     proxy.stats.count(key, |total| total.add(&counts));
+}
+
+/// How long the broker may rightly hold a request before answering, on top of the
+/// request timeout: as Kafka's clients do, a JoinGroup may wait for the whole
+/// rebalance, a Fetch for its max wait, a Produce for its replication timeout.
+fn broker_wait(request: &Request) -> Duration {
+    let ms = match request {
+        Request::JoinGroup(join) => join.rebalance_timeout_ms.max(join.session_timeout_ms),
+        Request::Fetch(fetch) => fetch.max_wait_ms,
+        Request::Produce(produce) => produce.timeout_ms,
+        _ => 0,
+    };
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
 /// Broker → client: splits the broker's stream into response frames, reads each by

@@ -3,6 +3,8 @@
 
 use std::collections::VecDeque;
 
+use std::time::Duration;
+
 use tokio::time::Instant;
 
 /// Whether a request gets a response.
@@ -28,6 +30,9 @@ pub struct Pending {
     pub answer: Answer,
     /// When it was forwarded upstream, for the request timeout.
     pub sent: Instant,
+    /// How long the broker may rightly hold it (a Fetch's max wait, a JoinGroup's
+    /// rebalance timeout), added to the request timeout.
+    pub waits: Duration,
 }
 
 /// The requests in flight on one connection, oldest first.
@@ -96,6 +101,7 @@ mod tests {
             version: 9,
             answer,
             sent: SENT.with(|sent| *sent),
+            waits: Duration::ZERO,
         }
     }
 
