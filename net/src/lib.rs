@@ -12,7 +12,8 @@
 //!
 //! On top of it, behind features, the adapters that do I/O: [`blocking`] (feature
 //! `blocking`) over `std::io::Read` / `Write`, and `codec` (feature `tokio`), a
-//! `tokio_util` codec. The frames themselves, a server's tolerant reading of
+//! `tokio_util` codec, and `server` (feature `tokio`), the building blocks of a
+//! server whose memory, connections and waits are bounded. The frames themselves, a server's tolerant reading of
 //! request bodies included, are [`kwire_messages::frame`]'s.
 //!
 //! ```
@@ -33,6 +34,8 @@ pub mod codec;
 #[cfg(any(feature = "blocking", feature = "tokio"))]
 mod io_error;
 pub mod negotiation;
+#[cfg(feature = "tokio")]
+pub mod server;
 pub mod session;
 pub mod splitter;
 

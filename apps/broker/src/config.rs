@@ -9,7 +9,10 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PO
                          [--partitions N] [--no-auto-create] \
                          [--max-partitions-per-topic N] [--max-partitions N] \
                          [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N] \
-                         [--offset-metadata-max-bytes N]";
+                         [--offset-metadata-max-bytes N] \
+                         [--queued-max-request-bytes N] [--socket-request-max-bytes N] \
+                         [--max-connections N] [--max-connections-per-ip N] \
+                         [--connections-max-idle-ms MS] [--small-request-max-bytes N]";
 
 /// The options as given.
 pub struct Options {
@@ -18,6 +21,9 @@ pub struct Options {
     pub partitions: i32,
     pub auto_create: bool,
     pub limits: Limits,
+    // Limits on memory, connections and idleness: Kafka's properties, each as
+    // `--the-property-name` (see kwire_net::server::ServerConfig).
+    pub server: kwire_net::server::ServerConfig,
 }
 
 #[derive(Debug)]
@@ -37,6 +43,7 @@ impl Options {
             partitions: 1,
             auto_create: true,
             limits: Limits::default(),
+            server: kwire_net::server::ServerConfig::new(1),
         };
         while let Some(arg) = args.next() {
             let mut value = |name: &str| {
@@ -63,9 +70,22 @@ impl Options {
                 }
                 "--no-auto-create" => options.auto_create = false,
                 other => {
-                    if !options.limits.parse(other, &mut value)? {
+                    if options.limits.parse(other, &mut value)? {
+                        continue;
+                    }
+                    // `--queued-max-request-bytes` and the like: a limit, by the
+                    // Kafka property it names.
+                    let property = other.trim_start_matches("--").replace('-', ".");
+                    if !other.starts_with("--")
+                        || !kwire_net::server::PROPERTIES.contains(&property.as_str())
+                    {
                         return Err(UsageError(format!("unknown option {other}")));
                     }
+                    let given = value(other)?;
+                    options
+                        .server
+                        .set(&property, &given)
+                        .map_err(|error| UsageError(format!("{other}: {error}")))?;
                 }
             }
         }
@@ -197,5 +217,25 @@ mod limits_tests {
         assert!(parse(&["--fetch-max-wait-ms", "-1"]).is_err());
         assert!(parse(&["--group-max-size"]).is_err());
         assert!(parse(&["--partitions", "5", "--max-partitions-per-topic", "4"]).is_err());
+    }
+
+    #[test]
+    fn request_limits_and_connection_limits_mix() {
+        let options = parse(&[
+            "--max-connections",
+            "10",
+            "--max-partitions",
+            "50",
+            "--connections-max-idle-ms",
+            "5000",
+        ])
+        .expect("ok");
+        assert_eq!(options.limits.max_partitions, 50);
+        assert_eq!(options.server.max_connections, 10);
+        assert_eq!(
+            options.server.connections_max_idle,
+            Some(std::time::Duration::from_secs(5))
+        );
+        assert!(parse(&["--max-connection", "10"]).is_err());
     }
 }

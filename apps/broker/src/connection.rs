@@ -4,6 +4,10 @@
 //! (it reads no further request from a connection until the current one is
 //! answered); pipelined requests wait in the socket and the frame buffer. A frame
 //! that cannot be read closes this connection only.
+//!
+//! Frames come from a [`FrameReader`]: each is paid for from the shared request
+//! budget before its body is read, and its bytes given back once it is answered;
+//! the reader also closes the connection when idle or evicted.
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -11,16 +15,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use futures_util::StreamExt;
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
 use kwire_messages::Listener;
 use kwire_messages::{ApiKey, Request, ResponseHeader};
-use kwire_net::codec::KafkaFrameCodec;
 use kwire_net::negotiation::answer_api_versions;
+use kwire_net::server::{FrameReader, ServerError};
 use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
-use tokio_util::codec::FramedRead;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 use crate::api;
 use crate::Broker;
@@ -47,19 +49,33 @@ impl fmt::Display for Closed {
     }
 }
 
-pub async fn serve(broker: Arc<Broker>, stream: TcpStream, peer: SocketAddr) {
+pub async fn serve(
+    broker: Arc<Broker>,
+    mut frames: FrameReader<OwnedReadHalf>,
+    mut writer: OwnedWriteHalf,
+    peer: SocketAddr,
+) {
     tracing::debug!(%peer, "connected");
-    let (reader, mut writer) = stream.into_split();
-    let mut frames = FramedRead::new(reader, KafkaFrameCodec::new());
-    while let Some(frame) = frames.next().await {
-        let frame = match frame {
-            Ok(frame) => frame,
+    loop {
+        // The frame, and the budget it holds, live until it is answered.
+        let frame = match frames.next_frame().await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            // Routine: the limits doing their job, not the client's error.
+            Err(error @ (ServerError::Idle(_) | ServerError::Evicted)) => {
+                tracing::debug!(%peer, %error, "closing the connection");
+                return;
+            }
             Err(error) => {
                 tracing::warn!(%peer, %error, "closing the connection");
                 return;
             }
         };
-        match answer(&broker, &frame, peer).await {
+        let answered = answer(&broker, &frame, peer).await;
+        // The answer is encoded afresh: the request's bytes go back to the budget
+        // now, so that a client slow to read its answers holds none of them.
+        drop(frame);
+        match answered {
             Ok(Some(response)) => {
                 if let Err(error) = writer.write_all(&response).await {
                     tracing::debug!(%peer, %error, "write failed; closing");

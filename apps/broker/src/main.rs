@@ -10,15 +10,29 @@
 //! Options: `--listen HOST:PORT` (default `127.0.0.1:9092`; port 0 picks a free
 //! one), `--advertise HOST:PORT` (the address clients are told, default the bound
 //! one), `--partitions N` (for auto-created topics and CreateTopics without a
-//! count, default 1) and `--no-auto-create`. Limits on what a request may make it
-//! allocate or wait for: `--max-partitions-per-topic N` (default 1000),
-//! `--max-partitions N` (all topics together, auto-created ones included, default
-//! 10000), `--fetch-max-bytes N` (Kafka's `fetch.max.bytes`, default 57671680),
-//! `--fetch-max-wait-ms N` (the longest Fetch long poll, default 30000),
-//! `--group-max-size N` (Kafka's `group.max.size`, default 1000) and
-//! `--offset-metadata-max-bytes N` (Kafka's `offset.metadata.max.bytes`, default
-//! 4096). It prints `listening on ADDRESS` once bound and logs one line per
-//! request at debug level (`RUST_LOG=debug`). SIGINT or SIGTERM stops it.
+//! count, default 1) and `--no-auto-create`.
+//!
+//! Limits on what a request may make it allocate or wait for:
+//! `--max-partitions-per-topic N` (default 1000), `--max-partitions N` (all topics
+//! together, auto-created ones included, default 10000), `--fetch-max-bytes N`
+//! (Kafka's `fetch.max.bytes`, default 57671680), `--fetch-max-wait-ms N` (the
+//! longest Fetch long poll, default 30000), `--group-max-size N` (Kafka's
+//! `group.max.size`, default 1000) and `--offset-metadata-max-bytes N` (Kafka's
+//! `offset.metadata.max.bytes`, default 4096).
+//!
+//! Limits on connections and the memory they hold, by Kafka's names:
+//! `--queued-max-request-bytes` (request bytes buffered across connections,
+//! default 512 MiB; reading pauses while they are spent),
+//! `--socket-request-max-bytes` (largest request, 100 MiB), `--max-connections`
+//! (default: the open-files limit less 64; at the limit the connection idle longest
+//! is closed to admit a new one), `--max-connections-per-ip` (default: none, as
+//! Kafka's; a full address is refused rather than evicted from),
+//! `--connections-max-idle-ms` (600000; -1 never) and `--small-request-max-bytes`
+//! (64 KiB: requests this small come from a reserve of max connections × this, so
+//! they are served while large ones hold the budget).
+//!
+//! It prints `listening on ADDRESS` once bound and logs one line per request at
+//! debug level (`RUST_LOG=debug`). SIGINT or SIGTERM stops it.
 //!
 //! What it serves is listed in `api.rs`; the layout follows a request's way:
 //! `connection.rs` reads frames and answers them in order, `api.rs` picks the
@@ -38,6 +52,7 @@ use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use kwire_net::server::ServerLimits;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -88,6 +103,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Limits that cannot hold together are a usage error, found before starting.
+    let limits = match options.server.build() {
+        Ok(limits) => limits,
+        Err(error) => {
+            eprintln!("broker: {error}\n{}", config::USAGE);
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -95,7 +118,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(options)) {
+    match runtime.block_on(run(options, limits)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("broker: {error}");
@@ -104,7 +127,7 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(options: config::Options) -> std::io::Result<()> {
+async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<()> {
     let listener = TcpListener::bind(&options.listen).await?;
     let bound = listener.local_addr()?;
     let config = Config::new(&options, bound);
@@ -112,6 +135,9 @@ async fn run(options: config::Options) -> std::io::Result<()> {
     std::io::stdout().flush()?;
     tracing::info!(
         advertised = %format!("{}:{}", config.host, config.port),
+        max_connections = limits.connections.max(),
+        queued_max_request_bytes = limits.budget.bytes(),
+        small_request_reserve_bytes = limits.budget.reserve_bytes(),
         "serving Kafka"
     );
 
@@ -127,10 +153,16 @@ async fn run(options: config::Options) -> std::io::Result<()> {
     let accept = async {
         loop {
             match listener.accept().await {
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    tokio::spawn(connection::serve(Arc::clone(&broker), stream, peer));
-                }
+                Ok((stream, peer)) => match limits.connections.admit(peer.ip()) {
+                    Ok(slot) => {
+                        let _ = stream.set_nodelay(true);
+                        let (reader, writer) = stream.into_split();
+                        let frames = limits.reader(reader, slot);
+                        tokio::spawn(connection::serve(Arc::clone(&broker), frames, writer, peer));
+                    }
+                    // Dropping the stream closes it before anything is read.
+                    Err(error) => tracing::info!(%peer, %error, "connection refused"),
+                },
                 // Out of file descriptors and the like: wait, the listener stays.
                 Err(error) => {
                     tracing::warn!(%error, "accept failed");

@@ -6,7 +6,6 @@
 //! does not trust, still goes through as it came, so that verification never breaks
 //! traffic.
 
-use std::io;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -14,8 +13,8 @@ use bytes::Bytes;
 use kwire::KafkaString;
 use kwire_messages::frame::RequestFrame;
 use kwire_messages::{frame, ApiKey, Request};
-use kwire_net::splitter::FrameSplitter;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use kwire_net::server::{ConnectionSlot, FrameReader, ServerError};
+use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 use tokio::time::timeout;
@@ -36,22 +35,20 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// before the pair is closed anyway.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The largest response frame accepted from a broker. Larger than the 100 MiB
-/// allowed of clients: a Fetch response is as large as the client asked for, and
-/// the broker is the trusted side; still bounded, so a broken broker cannot make
-/// the proxy buffer 2 GiB per connection.
-const MAX_RESPONSE_FRAME: usize = 1024 * 1024 * 1024;
-
-/// Read in chunks of at least this much when no frame is partly buffered (the
-/// splitter reserves room for the rest of a frame it has started).
-const READ_CHUNK: usize = 16 * 1024;
-
 /// How much of a frame a mismatch's debug log shows as hex.
 const HEX_LOG_LIMIT: usize = 4096;
 
 /// Forwards between `client` and a new connection to `upstream` until either side
 /// closes or fails; then both are closed (by dropping them).
-pub async fn run(client: TcpStream, upstream: BrokerAddress, proxy: Arc<Proxy>) {
+///
+/// `slot` is the client's place under the connection limits; it is freed when this
+/// returns.
+pub async fn run(
+    client: TcpStream,
+    slot: ConnectionSlot,
+    upstream: BrokerAddress,
+    proxy: Arc<Proxy>,
+) {
     let connect = TcpStream::connect((upstream.host(), upstream.port()));
     let server = match timeout(CONNECT_TIMEOUT, connect).await {
         Ok(Ok(server)) => server,
@@ -78,8 +75,10 @@ pub async fn run(client: TcpStream, upstream: BrokerAddress, proxy: Arc<Proxy>) 
     let in_flight = Mutex::new(InFlight::default());
     let (client_read, client_write) = client.into_split();
     let (server_read, server_write) = server.into_split();
-    let requests = forward_requests(client_read, server_write, &proxy, &in_flight);
+    let client_frames = proxy.limits.clients.reader(client_read, slot);
+    let requests = forward_requests(client_frames, server_write, &proxy, &in_flight);
     let responses = forward_responses(server_read, client_write, &proxy, &in_flight);
+    let watchdog = request_timeout(&proxy, &in_flight);
     tokio::pin!(requests, responses);
 
     tokio::select! {
@@ -99,6 +98,32 @@ pub async fn run(client: TcpStream, upstream: BrokerAddress, proxy: Arc<Proxy>) 
             Err(error) => log_end(CLIENT_TO_BROKER, Err(error)),
         },
         end = &mut responses => log_end(BROKER_TO_CLIENT, end),
+        // Closing is the clean end: a Kafka client whose request times out closes
+        // the connection itself and retries elsewhere, and a generic error answer
+        // would need each API's own error layout.
+        error = watchdog => warn!("closing the client: {}", chain(&error)),
+    }
+}
+
+/// Completes when the oldest request sure to be answered has waited longer than
+/// the request timeout plus what the broker may rightly wait for it (checked ten times per timeout, at most once per second,
+/// at least every 10 ms).
+async fn request_timeout(proxy: &Proxy, in_flight: &Mutex<InFlight>) -> ProxyError {
+    let timeout = proxy.limits.request_timeout;
+    let every = (timeout / 10).clamp(Duration::from_millis(10), Duration::from_secs(1));
+    loop {
+        tokio::time::sleep(every).await;
+        let overdue = lock(in_flight)
+            .oldest_expected()
+            .filter(|pending| pending.sent.elapsed() > timeout + pending.waits)
+            .map(|pending| (pending.api_key, pending.correlation_id));
+        if let Some((key, correlation_id)) = overdue {
+            return ProxyError::UpstreamTimeout {
+                api: api_name(key),
+                correlation_id,
+                timeout,
+            };
+        }
     }
 }
 
@@ -115,6 +140,10 @@ fn log_end((from, to): Direction, end: Result<(), ProxyError>) {
         Err(error @ ProxyError::BadFrame(_)) => {
             warn!("{from} sent a bad frame, closing: {}", chain(&error));
         }
+        // The limits doing their job.
+        Err(ProxyError::Frame(error @ (ServerError::Idle(_) | ServerError::Evicted))) => {
+            debug!("closing: {error}");
+        }
         Err(error) => info!(
             "forwarding {from} -> {to} failed, closing: {}",
             chain(&error)
@@ -128,43 +157,35 @@ fn lock(in_flight: &Mutex<InFlight>) -> MutexGuard<'_, InFlight> {
     in_flight.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Reads more of the stream into `splitter`; false at the end of the stream.
-async fn read_more(
-    from: &mut (impl AsyncRead + Unpin),
-    splitter: &mut FrameSplitter,
-) -> io::Result<bool> {
-    let buf = splitter.buffer_mut();
-    if buf.capacity() - buf.len() < READ_CHUNK / 4 {
-        buf.reserve(READ_CHUNK);
-    }
-    Ok(from.read_buf(buf).await? > 0)
-}
-
 /// Client → broker: splits the client's stream into request frames, verifies each,
 /// records it as in flight, and forwards it unchanged.
+///
+/// The reader holds the client to `--socket-request-max-bytes` (a negative or
+/// larger prefix ends this connection, and only this one), pays for each frame
+/// from the request budget until it is written upstream, and ends the connection
+/// when idle or evicted.
 async fn forward_requests(
-    mut from: OwnedReadHalf,
+    mut from: FrameReader<OwnedReadHalf>,
     mut to: OwnedWriteHalf,
     proxy: &Proxy,
     in_flight: &Mutex<InFlight>,
 ) -> Result<(), ProxyError> {
-    // The default maximum (100 MiB, Kafka's socket.request.max.bytes): a client's
-    // negative or larger length prefix ends this connection, and only this one.
-    let mut splitter = FrameSplitter::new();
     loop {
-        while let Some(frame) = splitter.next_frame()? {
-            on_request(&frame, proxy, in_flight);
-            to.write_all(&frame).await?;
-        }
-        if !read_more(&mut from, &mut splitter).await? {
-            if splitter.buffered() > 0 {
-                debug!(bytes = splitter.buffered(), "client closed mid-frame");
+        let frame = match from.next_frame().await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(ServerError::UnexpectedEof { buffered }) => {
+                debug!(bytes = buffered, "client closed mid-frame");
+                break;
             }
-            // Pass the end of the requests on, as the client meant it.
-            to.shutdown().await?;
-            return Ok(());
-        }
+            Err(error) => return Err(error.into()),
+        };
+        on_request(&frame, proxy, in_flight);
+        to.write_all(&frame).await?;
     }
+    // Pass the end of the requests on, as the client meant it.
+    to.shutdown().await?;
+    Ok(())
 }
 
 /// Verifies and counts one request frame, and records it as awaiting a response
@@ -219,6 +240,12 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
         Check::Undecodable(_) if key == ApiKey::Produce.key() => Some(Answer::Unknown),
         Check::Undecodable(_) => Some(Answer::Expected),
     };
+    let waits = match &check {
+        Check::Verified { decoded, .. } | Check::Mismatch { decoded, .. } => {
+            broker_wait(&decoded.body)
+        }
+        Check::Undecodable(_) => Duration::ZERO,
+    };
     match &check {
         Check::Verified { decoded, canonical } => {
             debug!(
@@ -254,32 +281,57 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
             api_key: key,
             version,
             answer,
+            sent: tokio::time::Instant::now(),
+            waits,
         });
     }
     proxy.stats.count(key, |total| total.add(&counts));
 }
 
+/// How long the broker may rightly hold a request before answering, on top of the
+/// request timeout: as Kafka's clients do, a JoinGroup may wait for the whole
+/// rebalance, a Fetch for its max wait, a Produce for its replication timeout.
+fn broker_wait(request: &Request) -> Duration {
+    let ms = match request {
+        Request::JoinGroup(join) => join.rebalance_timeout_ms.max(join.session_timeout_ms),
+        Request::Fetch(fetch) => fetch.max_wait_ms,
+        Request::Produce(produce) => produce.timeout_ms,
+        _ => 0,
+    };
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
 /// Broker → client: splits the broker's stream into response frames, reads each by
 /// its request's API and version, verifies it, rewrites broker addresses, and
 /// forwards it.
+///
+/// Each response is paid for from the response budget until it is written to the
+/// client, and may be at most `--response-max-bytes`: a broken or hostile broker
+/// cannot make the proxy buffer without bound. No idle timeout: a broker is silent
+/// whenever no request is in flight; the request timeout watches for a hung one.
 async fn forward_responses(
-    mut from: OwnedReadHalf,
+    from: OwnedReadHalf,
     mut to: OwnedWriteHalf,
     proxy: &Arc<Proxy>,
     in_flight: &Mutex<InFlight>,
 ) -> Result<(), ProxyError> {
-    let mut splitter = FrameSplitter::with_max_frame_size(MAX_RESPONSE_FRAME);
+    let limits = &proxy.limits;
+    let mut from = FrameReader::new(from, limits.responses.clone())
+        .with_max_frame_size(limits.max_response_frame);
     loop {
-        while let Some(frame) = splitter.next_frame()? {
-            let out = on_response(frame, proxy, in_flight).await;
-            to.write_all(&out).await?;
-        }
-        if !read_more(&mut from, &mut splitter).await? {
-            if splitter.buffered() > 0 {
-                debug!(bytes = splitter.buffered(), "upstream closed mid-frame");
+        let frame = match from.next_frame().await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => return Ok(()),
+            Err(ServerError::UnexpectedEof { buffered }) => {
+                debug!(bytes = buffered, "upstream closed mid-frame");
+                return Ok(());
             }
-            return Ok(());
-        }
+            Err(error) => return Err(error.into()),
+        };
+        let out = on_response(frame.bytes().clone(), proxy, in_flight).await;
+        to.write_all(&out).await?;
+        // The budget is given back once the client has the bytes.
+        drop(frame);
     }
 }
 

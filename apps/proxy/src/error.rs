@@ -10,6 +10,8 @@ use std::io;
 
 use kwire_messages::frame::FrameLengthError;
 use kwire_messages::FrameError;
+use kwire_net::server::ServerError;
+use std::time::Duration;
 
 /// Why the proxy could not do something.
 #[derive(Debug)]
@@ -29,6 +31,18 @@ pub enum ProxyError {
     ConnectTimeout,
     /// Every port of `--broker-ports` is taken.
     NoFreePort,
+    /// A frame was not read within the limits (too large for the budget, idle,
+    /// evicted), or its stream failed.
+    Frame(ServerError),
+    /// The upstream broker left a request unanswered past `--request-timeout-ms`.
+    UpstreamTimeout {
+        /// The request's API name.
+        api: &'static str,
+        /// Its correlation id.
+        correlation_id: i32,
+        /// The timeout.
+        timeout: Duration,
+    },
 }
 
 impl fmt::Display for ProxyError {
@@ -41,6 +55,16 @@ impl fmt::Display for ProxyError {
             ProxyError::BadPort(port) => write!(f, "{port} is not a TCP port"),
             ProxyError::ConnectTimeout => f.write_str("timed out connecting"),
             ProxyError::NoFreePort => f.write_str("no port of --broker-ports is free"),
+            ProxyError::Frame(_) => f.write_str("frame not read"),
+            ProxyError::UpstreamTimeout {
+                api,
+                correlation_id,
+                timeout,
+            } => write!(
+                f,
+                "upstream did not answer {api} (correlation id {correlation_id}) within \
+                 {timeout:?} (request.timeout.ms)"
+            ),
         }
     }
 }
@@ -53,7 +77,9 @@ impl Error for ProxyError {
             ProxyError::Io(error) => Some(error),
             ProxyError::BadFrame(error) => Some(error),
             ProxyError::Encode(error) => Some(error),
-            ProxyError::Usage(_)
+            ProxyError::Frame(error) => Some(error),
+            ProxyError::UpstreamTimeout { .. }
+            | ProxyError::Usage(_)
             | ProxyError::BadPort(_)
             | ProxyError::ConnectTimeout
             | ProxyError::NoFreePort => None,
@@ -70,6 +96,16 @@ impl From<io::Error> for ProxyError {
 impl From<FrameLengthError> for ProxyError {
     fn from(error: FrameLengthError) -> Self {
         ProxyError::BadFrame(error)
+    }
+}
+
+impl From<ServerError> for ProxyError {
+    fn from(error: ServerError) -> Self {
+        match error {
+            ServerError::Io(error) => ProxyError::Io(error),
+            ServerError::Length(error) => ProxyError::BadFrame(error),
+            error => ProxyError::Frame(error),
+        }
     }
 }
 

@@ -3,6 +3,10 @@
 
 use std::collections::VecDeque;
 
+use std::time::Duration;
+
+use tokio::time::Instant;
+
 /// Whether a request gets a response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Answer {
@@ -24,6 +28,11 @@ pub struct Pending {
     pub version: i16,
     /// Whether a response is sure to come.
     pub answer: Answer,
+    /// When it was forwarded upstream, for the request timeout.
+    pub sent: Instant,
+    /// How long the broker may rightly hold it (a Fetch's max wait, a JoinGroup's
+    /// rebalance timeout), added to the request timeout.
+    pub waits: Duration,
 }
 
 /// The requests in flight on one connection, oldest first.
@@ -62,6 +71,14 @@ impl InFlight {
         answered
     }
 
+    /// The oldest request sure to get a response: the one the request timeout
+    /// watches (one of [`Answer::Unknown`] may never be answered, rightly).
+    pub fn oldest_expected(&self) -> Option<&Pending> {
+        self.queue
+            .iter()
+            .find(|pending| pending.answer == Answer::Expected)
+    }
+
     /// How many requests still expect (or may expect) a response.
     pub fn len(&self) -> usize {
         self.queue.len()
@@ -83,7 +100,13 @@ mod tests {
             api_key: 0,
             version: 9,
             answer,
+            sent: SENT.with(|sent| *sent),
+            waits: Duration::ZERO,
         }
+    }
+
+    thread_local! {
+        static SENT: Instant = Instant::now();
     }
 
     #[test]
@@ -93,6 +116,10 @@ mod tests {
         in_flight.push(pending(2, Answer::Expected));
         in_flight.push(pending(3, Answer::Unknown));
         in_flight.push(pending(4, Answer::Expected));
+        assert_eq!(
+            in_flight.oldest_expected().map(|p| p.correlation_id),
+            Some(2)
+        );
         assert_eq!(in_flight.answer(4), Some(pending(4, Answer::Expected)));
         assert_eq!(in_flight.len(), 1);
         assert_eq!(in_flight.answer(2), Some(pending(2, Answer::Expected)));

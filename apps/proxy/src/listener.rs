@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use kwire_net::server::{MemoryBudget, ServerLimits};
 use tokio::net::TcpListener;
-use tracing::{info_span, warn, Instrument};
+use tracing::{info, info_span, warn, Instrument};
 
 use crate::connection;
 use crate::error::chain;
@@ -22,15 +23,33 @@ pub struct Proxy {
     pub routes: Routes,
     /// Numbers connections for the logs.
     next_connection: AtomicU64,
+    /// What bounds memory, connections and waits.
+    pub limits: Limits,
+}
+
+/// The proxy's limits: on its clients as a broker's (shared by every listener, as
+/// the process's memory and descriptors are), and on what upstream may make it
+/// buffer and wait for.
+#[derive(Debug)]
+pub struct Limits {
+    /// Client connections, request bytes, request size, idle timeout.
+    pub clients: ServerLimits,
+    /// Response bytes buffered from upstream across connections.
+    pub responses: MemoryBudget,
+    /// The largest response frame accepted from upstream.
+    pub max_response_frame: usize,
+    /// How long the oldest request may wait for its answer (request.timeout.ms).
+    pub request_timeout: Duration,
 }
 
 impl Proxy {
     /// A proxy with nothing counted yet.
-    pub fn new(routes: Routes) -> Self {
+    pub fn new(routes: Routes, limits: Limits) -> Self {
         Proxy {
             stats: Stats::default(),
             routes,
             next_connection: AtomicU64::new(1),
+            limits,
         }
     }
 }
@@ -49,9 +68,18 @@ async fn serve(listener: TcpListener, upstream: BrokerAddress, proxy: Arc<Proxy>
     loop {
         match listener.accept().await {
             Ok((client, peer)) => {
+                // Admitted before the upstream connection is opened: each client
+                // costs two descriptors, and the limit counts pairs.
+                let slot = match proxy.limits.clients.connections.admit(peer.ip()) {
+                    Ok(slot) => slot,
+                    Err(error) => {
+                        info!(client = %peer, "connection refused: {error}");
+                        continue;
+                    }
+                };
                 let id = proxy.next_connection.fetch_add(1, Ordering::Relaxed);
                 let span = info_span!("conn", id, client = %peer, upstream = %upstream);
-                let task = connection::run(client, upstream.clone(), Arc::clone(&proxy));
+                let task = connection::run(client, slot, upstream.clone(), Arc::clone(&proxy));
                 tokio::spawn(task.instrument(span));
             }
             Err(error) => {

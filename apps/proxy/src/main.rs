@@ -23,6 +23,18 @@
 //!   if given).
 //! - A frame that does not decode, or whose re-encoding reads back differently, is
 //!   logged at warn and forwarded as it came.
+//! - Limits, on clients as a broker's, by Kafka's names:
+//!   `--queued-max-request-bytes` (request bytes buffered, default 512 MiB; reading
+//!   pauses while they are spent), `--socket-request-max-bytes` (100 MiB),
+//!   `--max-connections` (default: the open-files limit less 64, halved, as each
+//!   client costs two descriptors; at the limit the client idle longest is closed
+//!   to admit a new one), `--max-connections-per-ip` (default: none, as
+//!   Kafka's; a full address is refused rather than evicted from),
+//!   `--connections-max-idle-ms` (600000; -1 never), `--small-request-max-bytes`
+//!   (64 KiB, served from a reserve while large requests hold the budget); and on
+//!   upstream: `--request-timeout-ms` (30000, the Kafka client's
+//!   `request.timeout.ms`: a client whose oldest request waits longer is closed),
+//!   `--response-max-bytes` (256 MiB) and `--queued-max-response-bytes` (512 MiB).
 //! - On SIGINT or SIGTERM it prints a table of frames, bytes, mismatches, decode
 //!   failures and rewrites per API, writes the same as JSON to `--report FILE` if
 //!   given, and exits 0.
@@ -50,18 +62,37 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
+use kwire_net::server::{MemoryBudget, ServerConfig, PROPERTIES};
 use tokio::net::TcpListener;
 use tracing::info;
 use tracing_subscriber::EnvFilter;
 
 use crate::error::{chain, ProxyError};
-use crate::listener::Proxy;
+use crate::listener::{Limits, Proxy};
 use crate::routes::{BrokerAddress, Routes};
 use crate::stats::Stats;
 
 const USAGE: &str = "usage: proxy --listen IP:PORT --upstream HOST:PORT [--report FILE] \
-                     [--broker-ports FROM-TO]";
+                     [--broker-ports FROM-TO] [--queued-max-request-bytes N] \
+                     [--socket-request-max-bytes N] [--max-connections N] \
+                     [--max-connections-per-ip N] [--connections-max-idle-ms MS] \
+                     [--small-request-max-bytes N] [--request-timeout-ms MS] \
+                     [--response-max-bytes N] [--queued-max-response-bytes N]";
+
+/// `--request-timeout-ms`'s default: the Kafka client's `request.timeout.ms`.
+const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 30_000;
+
+/// `--response-max-bytes`'s default. Above the 100 MiB allowed of requests: a Fetch
+/// response is as large as the client asked for (`fetch.max.bytes`, 50 MiB by
+/// default, can be raised, and the first batch may exceed it); still bounded, so a
+/// broken broker cannot make the proxy buffer 2 GiB.
+const DEFAULT_RESPONSE_MAX_BYTES: usize = 256 << 20;
+
+/// `--queued-max-response-bytes`'s default: response bytes buffered across
+/// connections (besides the small-frame reserve).
+const DEFAULT_QUEUED_MAX_RESPONSE_BYTES: usize = 512 << 20;
 
 /// The command line.
 #[derive(Debug)]
@@ -74,6 +105,16 @@ struct Args {
     report: Option<PathBuf>,
     /// The ports listeners for other brokers may take.
     broker_ports: Option<RangeInclusive<u16>>,
+    /// Limits on memory, connections and waits.
+    limits: Limits,
+}
+
+/// Reads a positive count or milliseconds value of a proxy-only limit.
+fn positive(flag: &str, text: &str) -> Result<usize, ProxyError> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| ProxyError::Usage(format!("{flag} {text:?} is not a positive number")))
 }
 
 /// Reads the command line; `Ok(None)` when help was asked for.
@@ -82,6 +123,11 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
     let mut upstream = None;
     let mut report = None;
     let mut broker_ports = None;
+    // Each client costs two descriptors: its own and its upstream connection's.
+    let mut clients = ServerConfig::new(2);
+    let mut request_timeout = Duration::from_millis(DEFAULT_REQUEST_TIMEOUT_MS);
+    let mut response_max_bytes = DEFAULT_RESPONSE_MAX_BYTES;
+    let mut queued_max_response_bytes = DEFAULT_QUEUED_MAX_RESPONSE_BYTES;
     while let Some(arg) = args.next() {
         let arg = arg
             .into_string()
@@ -108,14 +154,55 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
             "--upstream" => upstream = Some(BrokerAddress::parse(&text)?),
             "--report" => report = Some(PathBuf::from(value)),
             "--broker-ports" => broker_ports = Some(parse_ports(&text)?),
-            _ => return Err(ProxyError::Usage(format!("unknown argument {flag:?}"))),
+            "--request-timeout-ms" => {
+                request_timeout = Duration::from_millis(positive(&flag, &text)? as u64);
+            }
+            "--response-max-bytes" => response_max_bytes = positive(&flag, &text)?,
+            "--queued-max-response-bytes" => queued_max_response_bytes = positive(&flag, &text)?,
+            _ => {
+                // `--queued-max-request-bytes` and the like: the Kafka property it
+                // names, for the clients' side.
+                let property = flag.trim_start_matches("--").replace('-', ".");
+                let known = flag.starts_with("--") && PROPERTIES.contains(&property.as_str());
+                if !known {
+                    return Err(ProxyError::Usage(format!("unknown argument {flag:?}")));
+                }
+                clients
+                    .set(&property, &text)
+                    .map_err(|error| ProxyError::Usage(format!("{flag}: {error}")))?;
+            }
         }
     }
+    let clients = clients
+        .build()
+        .map_err(|error| ProxyError::Usage(error.to_string()))?;
+    if response_max_bytes > i32::MAX as usize || response_max_bytes + 4 > queued_max_response_bytes
+    {
+        return Err(ProxyError::Usage(format!(
+            "--response-max-bytes ({response_max_bytes}) plus its 4-byte prefix must fit in \
+             --queued-max-response-bytes ({queued_max_response_bytes}) and an int32"
+        )));
+    }
+    // Small responses get a reserve as small requests do, so that a few huge Fetch
+    // responses do not hold up every Metadata answer.
+    let small = clients.budget.small_frame_bytes();
+    let responses = MemoryBudget::with_reserve(
+        queued_max_response_bytes,
+        small,
+        clients.connections.max().saturating_mul(small),
+    );
+    let limits = Limits {
+        clients,
+        responses,
+        max_response_frame: response_max_bytes,
+        request_timeout,
+    };
     Ok(Some(Args {
         listen: listen.ok_or_else(|| ProxyError::Usage("--listen is required".into()))?,
         upstream: upstream.ok_or_else(|| ProxyError::Usage("--upstream is required".into()))?,
         report,
         broker_ports,
+        limits,
     }))
 }
 
@@ -181,11 +268,17 @@ async fn run(args: Args) -> Result<(), ProxyError> {
     let shutdown = Shutdown::install()?;
     let listener = TcpListener::bind(args.listen).await?;
     let listen = listener.local_addr()?;
-    let proxy = Arc::new(Proxy::new(Routes::new(
-        args.upstream.clone(),
-        listen,
-        args.broker_ports,
-    )));
+    info!(
+        max_connections = args.limits.clients.connections.max(),
+        queued_max_request_bytes = args.limits.clients.budget.bytes(),
+        queued_max_response_bytes = args.limits.responses.bytes(),
+        request_timeout_ms = args.limits.request_timeout.as_millis() as u64,
+        "limits"
+    );
+    let proxy = Arc::new(Proxy::new(
+        Routes::new(args.upstream.clone(), listen, args.broker_ports),
+        args.limits,
+    ));
 
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "listening on {listen}")?;

@@ -1,0 +1,420 @@
+//! Reading request frames from a tokio [`AsyncRead`] within a memory budget, a
+//! frame size limit and an idle timeout.
+//!
+//! The frame rule is [`kwire_messages::frame::read_length`], the one the
+//! [`splitter`](crate::splitter) uses. The reader reads the 4-byte prefix alone,
+//! checks it, takes the frame's bytes from the [`MemoryBudget`] (waiting while it is
+//! spent: reading pauses, the client is pushed back by TCP), and only then buffers
+//! the body, reading no further than the frame's end. So what a connection buffers
+//! is always covered by its permit, bar the 4 bytes of a prefix.
+
+use std::ops::Deref;
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use kwire_messages::frame::{read_length, PREFIX_LEN};
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::time::Instant;
+
+use super::budget::{BudgetPermit, MemoryBudget};
+use super::connections::ConnectionSlot;
+use super::error::ServerError;
+use crate::splitter::DEFAULT_MAX_FRAME_SIZE;
+
+/// One whole frame (length prefix included) and the budget it holds, given back
+/// when the frame is dropped: keep it until the request is answered or forwarded.
+#[derive(Debug)]
+pub struct Frame {
+    bytes: Bytes,
+    permit: BudgetPermit,
+}
+
+impl Frame {
+    /// The frame's bytes, prefix included.
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// The bytes and the permit, to release them separately (drop the permit once
+    /// nothing holds a copy of the bytes).
+    pub fn into_parts(self) -> (Bytes, BudgetPermit) {
+        (self.bytes, self.permit)
+    }
+}
+
+impl Deref for Frame {
+    type Target = Bytes;
+
+    fn deref(&self) -> &Bytes {
+        &self.bytes
+    }
+}
+
+/// Reads whole frames from `R` with bounded memory and waits.
+///
+/// - Frame size: a prefix above [`max_frame_size`](Self::max_frame_size) (Kafka's
+///   `socket.request.max.bytes`, by default
+///   [`DEFAULT_MAX_FRAME_SIZE`]) or negative is an error before anything is
+///   buffered for it.
+/// - Memory: the 4-byte prefix is read alone and checked, then the frame's bytes
+///   are taken from the [`MemoryBudget`] (waiting while it is spent: reading
+///   pauses and TCP pushes back on the client), and only then is the body read, no
+///   further than the frame's end. What a connection buffers is always covered by
+///   its permit, bar the 4 bytes of a prefix.
+/// - Idle timeout ([`with_idle_timeout`](Self::with_idle_timeout), Kafka's
+///   `connections.max.idle.ms`): the connection fails with [`ServerError::Idle`]
+///   when no frame has completed for that long, counted from the last complete
+///   frame (or from the reader's creation), so that a client sending one byte now
+///   and then is closed as surely as a silent one. Time the server spends answering
+///   (until the next `next_frame` call) or waiting for the budget is not counted:
+///   those waits are the server's, not the client's.
+/// - Eviction: given the connection's [`ConnectionSlot`], the reader reports each
+///   request to it and fails with [`ServerError::Evicted`] when the slot is chosen
+///   to make room.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use std::time::Duration;
+/// use kwire_net::server::{FrameReader, MemoryBudget, ServerError};
+///
+/// let budget = MemoryBudget::new(1 << 20);
+/// let wire: &[u8] = b"\0\0\0\x02hi\0\0\0\x01";
+/// let mut reader = FrameReader::new(wire, budget.clone())
+///     .with_max_frame_size(1024)
+///     .with_idle_timeout(Some(Duration::from_secs(600)));
+/// let frame = reader.next_frame().await.unwrap().unwrap();
+/// assert_eq!(&frame[..], b"\0\0\0\x02hi");
+/// assert_eq!(budget.available(), (1 << 20) - 6); // held while the frame lives
+/// drop(frame);
+/// assert_eq!(budget.available(), 1 << 20);
+/// // The stream ends inside the next frame.
+/// let error = reader.next_frame().await.unwrap_err();
+/// assert!(matches!(error, ServerError::UnexpectedEof { buffered: 4 }));
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct FrameReader<R> {
+    io: R,
+    buf: BytesMut,
+    permit: Option<BudgetPermit>,
+    budget: MemoryBudget,
+    max_frame_size: usize,
+    idle_timeout: Option<Duration>,
+    last_frame: Instant,
+    /// A frame was returned and the caller has not asked for the next one yet.
+    answering: bool,
+    slot: Option<ConnectionSlot>,
+}
+
+impl<R: AsyncRead + Unpin> FrameReader<R> {
+    /// A reader of `io` taking frames' bytes from `budget`, with the
+    /// [default maximum frame size](DEFAULT_MAX_FRAME_SIZE) and no idle timeout.
+    pub fn new(io: R, budget: MemoryBudget) -> Self {
+        FrameReader {
+            io,
+            buf: BytesMut::new(),
+            permit: None,
+            budget,
+            max_frame_size: DEFAULT_MAX_FRAME_SIZE,
+            idle_timeout: None,
+            last_frame: Instant::now(),
+            answering: false,
+            slot: None,
+        }
+    }
+
+    /// Refuses frames longer than `max_frame_size` bytes (not counting the prefix).
+    pub fn with_max_frame_size(mut self, max_frame_size: usize) -> Self {
+        self.max_frame_size = max_frame_size;
+        self
+    }
+
+    /// Fails with [`ServerError::Idle`] when no frame completes for `idle_timeout`
+    /// (`None`: never).
+    pub fn with_idle_timeout(mut self, idle_timeout: Option<Duration>) -> Self {
+        self.idle_timeout = idle_timeout;
+        self
+    }
+
+    /// Reports requests to `slot`, and fails with [`ServerError::Evicted`] when it
+    /// is evicted. The slot is held (and its place taken) as long as the reader.
+    pub fn with_slot(mut self, slot: ConnectionSlot) -> Self {
+        self.slot = Some(slot);
+        self
+    }
+
+    /// The largest frame accepted, in bytes (not counting the prefix).
+    pub fn max_frame_size(&self) -> usize {
+        self.max_frame_size
+    }
+
+    /// The connection's slot, if it was given one.
+    pub fn slot(&self) -> Option<&ConnectionSlot> {
+        self.slot.as_ref()
+    }
+
+    /// The bytes of an incomplete frame buffered now.
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The next whole frame, or `Ok(None)` when the stream ends between frames.
+    ///
+    /// Cancel-safe: bytes and budget taken so far stay with the reader.
+    pub async fn next_frame(&mut self) -> Result<Option<Frame>, ServerError> {
+        if std::mem::take(&mut self.answering) {
+            // The time the server took to answer is not the client's idleness (a
+            // Fetch may wait for data): the clock starts again now.
+            self.last_frame = Instant::now();
+            if let Some(slot) = &self.slot {
+                slot.request_done();
+            }
+        }
+        loop {
+            let want = match read_length(&self.buf, self.max_frame_size)? {
+                // The prefix alone first: nothing beyond it is read before the
+                // frame's bytes are covered.
+                None => PREFIX_LEN - self.buf.len(),
+                Some(len) => {
+                    let total = PREFIX_LEN + len;
+                    if self.permit.is_none() {
+                        self.permit = Some(self.take_budget(total).await?);
+                        // Room for the whole frame at once, now that it is paid
+                        // for: growing step by step would copy and, at the last
+                        // doubling, hold up to twice the frame.
+                        self.buf.reserve(total - self.buf.len());
+                    }
+                    if self.buf.len() == total {
+                        return Ok(Some(self.complete()));
+                    }
+                    total - self.buf.len()
+                }
+            };
+            if self.read(want).await? == 0 {
+                if self.buf.is_empty() {
+                    return Ok(None);
+                }
+                return Err(ServerError::UnexpectedEof {
+                    buffered: self.buf.len(),
+                });
+            }
+        }
+    }
+
+    fn complete(&mut self) -> Frame {
+        let bytes = self.buf.split().freeze();
+        let permit = self.permit.take().unwrap_or_else(BudgetPermit::empty);
+        self.last_frame = Instant::now();
+        self.answering = true;
+        if let Some(slot) = &self.slot {
+            slot.request_started();
+        }
+        Frame { bytes, permit }
+    }
+
+    /// Takes `total` bytes of budget, waiting (and watching for eviction) while it
+    /// is spent; the wait does not count towards the idle timeout.
+    async fn take_budget(&mut self, total: usize) -> Result<BudgetPermit, ServerError> {
+        if let Some(permit) = self.budget.try_acquire(total)? {
+            return Ok(permit);
+        }
+        let started = Instant::now();
+        let permit = tokio::select! {
+            permit = self.budget.acquire(total) => permit?,
+            () = evicted(self.slot.as_ref()) => return Err(ServerError::Evicted),
+        };
+        self.last_frame += started.elapsed();
+        Ok(permit)
+    }
+
+    /// Reads at most `want` bytes, within the idle deadline and unless evicted.
+    async fn read(&mut self, want: usize) -> Result<usize, ServerError> {
+        if self.buf.capacity() == self.buf.len() {
+            self.buf.reserve(want);
+        }
+        let deadline = self.idle_timeout.map(|idle| (self.last_frame + idle, idle));
+        let mut limited = (&mut self.io).take(want as u64);
+        tokio::select! {
+            read = limited.read_buf(&mut self.buf) => Ok(read?),
+            () = evicted(self.slot.as_ref()) => Err(ServerError::Evicted),
+            idle = until(deadline) => Err(ServerError::Idle(idle)),
+        }
+    }
+}
+
+/// Completes when `slot` is evicted; never without a slot.
+async fn evicted(slot: Option<&ConnectionSlot>) {
+    match slot {
+        Some(slot) => slot.evicted().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Completes at the deadline with the timeout it ends; never without one.
+async fn until(deadline: Option<(Instant, Duration)>) -> Duration {
+    match deadline {
+        Some((at, idle)) => {
+            tokio::time::sleep_until(at).await;
+            idle
+        }
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::ConnectionLimits;
+    use kwire_messages::frame::FrameLengthError;
+    use std::net::{IpAddr, Ipv4Addr};
+    use tokio::io::AsyncWriteExt;
+
+    fn frame(contents: &[u8]) -> Vec<u8> {
+        let mut out = (contents.len() as i32).to_be_bytes().to_vec();
+        out.extend_from_slice(contents);
+        out
+    }
+
+    #[tokio::test]
+    async fn reads_frames_and_ends_between_them() {
+        let mut wire = frame(b"one");
+        wire.extend(frame(b""));
+        wire.extend(frame(&[7; 70_000]));
+        let budget = MemoryBudget::new(1 << 20);
+        let mut reader = FrameReader::new(&wire[..], budget.clone());
+        assert_eq!(&reader.next_frame().await.unwrap().unwrap()[4..], b"one");
+        assert_eq!(reader.next_frame().await.unwrap().unwrap().len(), 4);
+        let big = reader.next_frame().await.unwrap().unwrap();
+        assert_eq!((big.len(), big.into_parts().1.bytes()), (70_004, 70_004));
+        assert!(reader.next_frame().await.unwrap().is_none());
+        assert_eq!(budget.available(), 1 << 20);
+    }
+
+    #[tokio::test]
+    async fn bad_prefixes_are_refused_before_buffering() {
+        let wire = 1000_i32.to_be_bytes();
+        let budget = MemoryBudget::new(1 << 20);
+        let mut reader = FrameReader::new(&wire[..], budget).with_max_frame_size(999);
+        assert_eq!(reader.max_frame_size(), 999);
+        let error = reader.next_frame().await.unwrap_err();
+        assert!(
+            matches!(
+                error,
+                ServerError::Length(FrameLengthError::TooLarge {
+                    len: 1000,
+                    max: 999
+                })
+            ),
+            "{error:?}"
+        );
+        let wire = (-5_i32).to_be_bytes();
+        let mut reader = FrameReader::new(&wire[..], MemoryBudget::new(10));
+        assert!(matches!(
+            reader.next_frame().await,
+            Err(ServerError::Length(FrameLengthError::Negative(-5)))
+        ));
+        // Legal in size, but more than the whole budget: an error, not a wait.
+        let wire = frame(&[0; 20]);
+        let mut reader = FrameReader::new(&wire[..], MemoryBudget::new(10));
+        assert!(matches!(
+            reader.next_frame().await,
+            Err(ServerError::Budget(_))
+        ));
+    }
+
+    /// A frame's body is not read while the budget is spent: the reader waits, and
+    /// carries on when the budget is given back.
+    #[tokio::test(start_paused = true)]
+    async fn reading_pauses_while_the_budget_is_spent() {
+        let budget = MemoryBudget::new(100);
+        let held = budget.acquire(100).await.unwrap();
+        let (mut client, server) = tokio::io::duplex(1024);
+        client.write_all(&frame(&[1; 50])).await.unwrap();
+        let mut reader = FrameReader::new(server, budget.clone())
+            .with_idle_timeout(Some(Duration::from_secs(5)));
+        let task = tokio::spawn(async move {
+            let frame = reader.next_frame().await;
+            (frame.map(|f| f.map(|f| f.len())), reader.buffered())
+        });
+        // Far past the idle timeout: the wait is the server's, not idleness.
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        assert!(!task.is_finished());
+        drop(held);
+        let (frame, buffered) = task.await.unwrap();
+        assert_eq!(frame.unwrap(), Some(54));
+        assert_eq!(buffered, 0);
+    }
+
+    /// The idle clock runs from the last complete frame: a byte every so often does
+    /// not keep a connection open.
+    #[tokio::test(start_paused = true)]
+    async fn a_dribbling_client_is_closed_when_idle() {
+        let (mut client, server) = tokio::io::duplex(1024);
+        let idle = Duration::from_secs(10);
+        let mut reader =
+            FrameReader::new(server, MemoryBudget::new(1 << 20)).with_idle_timeout(Some(idle));
+        let dribble = tokio::spawn(async move {
+            for byte in frame(&[9; 100]) {
+                if client.write_all(&[byte]).await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
+        });
+        let started = Instant::now();
+        let error = reader.next_frame().await.unwrap_err();
+        assert!(
+            matches!(error, ServerError::Idle(d) if d == idle),
+            "{error:?}"
+        );
+        assert_eq!(started.elapsed(), idle);
+        drop(reader);
+        dribble.await.unwrap();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_idle_clock_restarts_with_each_frame() {
+        let (mut client, server) = tokio::io::duplex(1024);
+        let mut reader = FrameReader::new(server, MemoryBudget::new(1 << 20))
+            .with_idle_timeout(Some(Duration::from_secs(10)));
+        for _ in 0..5 {
+            tokio::time::sleep(Duration::from_secs(8)).await;
+            client.write_all(&frame(b"ping")).await.unwrap();
+            assert!(reader.next_frame().await.unwrap().is_some());
+        }
+        // The last frame is "answered" for a minute, past the timeout: that is the
+        // server's time, not the client's idleness.
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let next = tokio::spawn(async move {
+            let got = reader.next_frame().await.map(|f| f.is_some());
+            (got, reader)
+        });
+        tokio::time::sleep(Duration::from_secs(8)).await;
+        client.write_all(&frame(b"ping")).await.unwrap();
+        let (got, mut reader) = next.await.unwrap();
+        assert!(got.unwrap());
+        drop(client);
+        assert!(reader.next_frame().await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn an_evicted_reader_stops() {
+        let limits = ConnectionLimits::new(1, 2);
+        let local = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        let (_client, server) = tokio::io::duplex(1024);
+        let mut reader = FrameReader::new(server, MemoryBudget::new(100))
+            .with_slot(limits.admit(local).unwrap());
+        assert!(reader.slot().is_some());
+        let _newcomer = tokio::spawn({
+            let limits = limits.clone();
+            async move { limits.admit(local).map(|_| ()) }
+        });
+        assert!(matches!(
+            reader.next_frame().await,
+            Err(ServerError::Evicted)
+        ));
+        drop(reader);
+        assert_eq!(limits.open(), 0);
+    }
+}
