@@ -9,7 +9,7 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PO
                          [--partitions N] [--no-auto-create] \
                          [--max-partitions-per-topic N] [--max-partitions N] \
                          [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N] \
-                         [--offset-metadata-max-bytes N] \
+                         [--offset-metadata-max-bytes N] [--log-max-bytes N] \
                          [--queued-max-request-bytes N] [--socket-request-max-bytes N] \
                          [--max-connections N] [--max-connections-per-ip N] \
                          [--connections-max-idle-ms MS] [--small-request-max-bytes N]";
@@ -148,6 +148,11 @@ pub struct Limits {
     /// Kafka's `offset.metadata.max.bytes`: the metadata one committed offset
     /// may carry; every OffsetFetch of the partition sends it back.
     pub offset_metadata_max_bytes: i32,
+    /// Record bytes all partition logs may hold together (`--log-max-bytes`; no
+    /// Kafka name: a Kafka broker's bound is its disk, and a full disk answers
+    /// KAFKA_STORAGE_ERROR, which is what a Produce past this gets). The logs are
+    /// in memory, so without it a producer could fill the machine.
+    pub log_max_bytes: i64,
 }
 
 impl Default for Limits {
@@ -159,6 +164,7 @@ impl Default for Limits {
             fetch_max_wait_ms: 30_000,
             group_max_size: 1000,
             offset_metadata_max_bytes: 4096,
+            log_max_bytes: 4 << 30,
         }
     }
 }
@@ -181,6 +187,15 @@ impl Limits {
         option: &str,
         value: &mut impl FnMut(&str) -> Result<String, UsageError>,
     ) -> Result<bool, UsageError> {
+        if option == "--log-max-bytes" {
+            let given = value(option)?;
+            self.log_max_bytes = given
+                .parse()
+                .ok()
+                .filter(|n: &i64| *n >= 0)
+                .ok_or_else(|| UsageError(format!("{option} {given}: not a size")))?;
+            return Ok(true);
+        }
         let field = match option {
             "--max-partitions-per-topic" => &mut self.max_partitions_per_topic,
             "--max-partitions" => &mut self.max_partitions,
@@ -217,6 +232,9 @@ mod limits_tests {
         assert!(parse(&["--fetch-max-wait-ms", "-1"]).is_err());
         assert!(parse(&["--group-max-size"]).is_err());
         assert!(parse(&["--partitions", "5", "--max-partitions-per-topic", "4"]).is_err());
+        let big = parse(&["--log-max-bytes", "8589934592"]).expect("ok");
+        assert_eq!(big.limits.log_max_bytes, 8 << 30);
+        assert!(parse(&["--log-max-bytes", "-1"]).is_err());
     }
 
     #[test]

@@ -31,12 +31,20 @@ pub struct Topics {
     /// The partitions of every topic together, kept so that the broker-wide
     /// limit is checked without walking the topics.
     partition_count: usize,
+    /// The record bytes every partition log holds together, for the same reason.
+    stored_bytes: u64,
 }
 
 /// One topic.
 pub struct Topic {
     pub id: Uuid,
     pub partitions: Vec<PartitionLog>,
+}
+
+impl Topic {
+    fn stored_bytes(&self) -> u64 {
+        self.partitions.iter().map(|log| log.stored_bytes).sum()
+    }
 }
 
 impl Topics {
@@ -58,6 +66,7 @@ impl Topics {
         self.partition_count += partitions;
         if let Some(replaced) = self.by_name.insert(name.to_owned(), topic) {
             self.partition_count -= replaced.partitions.len();
+            self.stored_bytes -= replaced.stored_bytes();
             self.names_by_id.remove(&replaced.id);
         }
         self.names_by_id.insert(id, name.to_owned());
@@ -68,7 +77,36 @@ impl Topics {
         let topic = self.by_name.remove(name)?;
         self.names_by_id.remove(&topic.id);
         self.partition_count -= topic.partitions.len();
+        self.stored_bytes -= topic.stored_bytes();
         Some(topic)
+    }
+
+    /// Appends a Produce request's `records` to partition `partition` of `name`
+    /// (as [`PartitionLog::append`]), unless the logs would then hold more than
+    /// `max_stored` bytes: then KAFKA_STORAGE_ERROR, what a Kafka broker with a
+    /// full disk answers. `None` if there is no such partition.
+    pub fn append(
+        &mut self,
+        name: &str,
+        partition: i32,
+        records: &Bytes,
+        max_stored: u64,
+    ) -> Option<Result<i64, ErrorCode>> {
+        let room = max_stored.saturating_sub(self.stored_bytes);
+        let log = self.partition_mut(name, partition)?;
+        if records.len() as u64 > room {
+            return Some(Err(ErrorCode::KafkaStorageError));
+        }
+        let before = log.stored_bytes;
+        let appended = log.append(records);
+        let grown = log.stored_bytes - before;
+        self.stored_bytes += grown;
+        Some(appended)
+    }
+
+    /// The record bytes all partition logs hold.
+    pub fn stored_bytes(&self) -> u64 {
+        self.stored_bytes
     }
 
     /// How many partitions all topics have together.
@@ -125,6 +163,8 @@ struct ProducerState {
 #[derive(Default)]
 pub struct PartitionLog {
     batches: Vec<StoredBatch>,
+    /// The bytes of `batches` together.
+    stored_bytes: u64,
     next_offset: i64,
     producers: HashMap<i64, ProducerState>,
 }
@@ -246,6 +286,7 @@ impl PartitionLog {
         let mut bytes = BytesMut::from(batch.as_bytes().as_ref());
         bytes[BASE_OFFSET].copy_from_slice(&base_offset.to_be_bytes());
         bytes[LEADER_EPOCH_FIELD].copy_from_slice(&LEADER_EPOCH.to_be_bytes());
+        self.stored_bytes += bytes.len() as u64;
         self.batches.push(StoredBatch {
             last_offset,
             max_timestamp: batch.max_timestamp(),
@@ -360,6 +401,31 @@ mod tests {
                 .expect("append");
         }
         builder.build().expect("build")
+    }
+
+    #[test]
+    fn the_logs_hold_no_more_than_the_cap_and_deleting_gives_room_back() {
+        let mut topics = Topics::default();
+        topics.create("a", 1);
+        topics.create("b", 1);
+        let one = batch(3, 100);
+        let cap = one.len() as u64 * 2;
+        assert_eq!(topics.append("a", 0, &one, cap), Some(Ok(0)));
+        assert_eq!(topics.append("b", 0, &one, cap), Some(Ok(0)));
+        assert_eq!(topics.stored_bytes(), cap);
+        // Full: refused as a Kafka broker with a full disk refuses, nothing stored.
+        assert_eq!(
+            topics.append("a", 0, &one, cap),
+            Some(Err(ErrorCode::KafkaStorageError))
+        );
+        assert_eq!(
+            topics.partition("a", 0).map(|l| l.high_watermark()),
+            Some(3)
+        );
+        assert_eq!(topics.append("c", 0, &one, cap), None);
+        topics.delete("b");
+        assert_eq!(topics.stored_bytes(), cap / 2);
+        assert_eq!(topics.append("a", 0, &one, cap), Some(Ok(3)));
     }
 
     #[test]

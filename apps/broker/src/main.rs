@@ -18,7 +18,9 @@
 //! (Kafka's `fetch.max.bytes`, default 57671680), `--fetch-max-wait-ms N` (the
 //! longest Fetch long poll, default 30000), `--group-max-size N` (Kafka's
 //! `group.max.size`, default 1000) and `--offset-metadata-max-bytes N` (Kafka's
-//! `offset.metadata.max.bytes`, default 4096).
+//! `offset.metadata.max.bytes`, default 4096); `--log-max-bytes N` (record bytes
+//! all partition logs hold together, default 4 GiB; a Produce past it is answered
+//! KAFKA_STORAGE_ERROR, as a Kafka broker with a full disk answers).
 //!
 //! Limits on connections and the memory they hold, by Kafka's names:
 //! `--queued-max-request-bytes` (request bytes buffered across connections,

@@ -33,9 +33,10 @@ pub fn answer(broker: &Broker, request: ProduceRequest, version: i16) -> Option<
                         (Err(code), _) => Err(*code),
                         (Ok(_), None) => Err(ErrorCode::InvalidRecord.code()),
                         (Ok(name), Some(records)) => {
-                            match topics.partition_mut(name, partition.index) {
+                            let max = broker.config.limits.log_max_bytes as u64;
+                            match topics.append(name, partition.index, &records.0, max) {
                                 None => Err(ErrorCode::UnknownTopicOrPartition.code()),
-                                Some(log) => log.append(&records.0).map_err(|e| e.code()),
+                                Some(appended) => appended.map_err(|e| e.code()),
                             }
                         }
                     };
