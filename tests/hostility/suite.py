@@ -1,5 +1,5 @@
-"""The hostility suite: every probe of attacks.py against a fresh server, then a
-table of what each did to it. Exit 1 if any probe found a problem.
+"""The hostility suite: every probe of attacks.py and limits.py against a fresh
+server, then a table of what each did to it. Exit 1 if any probe found a problem.
 
     tests/hostility/run [--no-build] [--only NAME ...] [--logs DIR]
 
@@ -9,6 +9,7 @@ ceiling is killed on the spot (servers.CEILING_MIB)."""
 
 import argparse
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -17,7 +18,10 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import attacks  # noqa: E402
+import limits  # noqa: E402
 import servers  # noqa: E402
+
+PROBES = attacks.PROBES + limits.PROBES
 
 
 class Context:
@@ -33,14 +37,24 @@ class Context:
     def broker(self, *extra):
         return servers.Server.broker(self._log("broker"), *extra)
 
-    def proxied(self, *extra):
-        """(proxy, broker): our proxy in front of a broker of ours."""
-        broker = self.broker()
+    def proxied(self, *extra, broker_flags=()):
+        """(proxy, broker): our proxy, started with `extra`, in front of a broker of
+        ours started with `broker_flags`."""
+        broker = self.broker(*broker_flags)
         try:
             return servers.Server.proxy(broker.address, self._log("proxy"), *extra), broker
         except Exception:
             broker.stop()
             raise
+
+
+def raise_open_files():
+    """Raises the soft RLIMIT_NOFILE to the hard limit: limits.py holds over 10,000
+    sockets at once, and the servers, which inherit it, size their connection
+    limits by it. Done once, first, so that every probe meets the same servers."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def table(outcomes):
@@ -64,7 +78,8 @@ def main():
         servers.install()
     logs = args.logs or tempfile.mkdtemp(prefix="hostility-")
     os.makedirs(logs, exist_ok=True)
-    probes = [p for p in attacks.PROBES if not args.only or p.__name__ in args.only]
+    raise_open_files()
+    probes = [p for p in PROBES if not args.only or p.__name__ in args.only]
     outcomes = []
     for probe in probes:
         started = time.monotonic()

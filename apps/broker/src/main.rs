@@ -155,7 +155,13 @@ async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<
     let accept = async {
         loop {
             match listener.accept().await {
-                Ok((stream, peer)) => match limits.connections.admit(peer.ip()) {
+                // Waits (a second at most) for a connection evicted to make room
+                // to be gone, so that descriptors never run out at the limit.
+                Ok((stream, peer)) => match limits
+                    .connections
+                    .admit_when_room(peer.ip(), Duration::from_secs(1))
+                    .await
+                {
                     Ok(slot) => {
                         let _ = stream.set_nodelay(true);
                         let (reader, writer) = stream.into_split();

@@ -64,13 +64,23 @@ pub fn spawn(listener: TcpListener, upstream: BrokerAddress, proxy: Arc<Proxy>) 
     tokio::spawn(serve(listener, upstream, proxy));
 }
 
+/// How long accepting waits for a connection evicted to make room to close: its
+/// two descriptors must be free before the newcomer opens its upstream one.
+const EVICTION_PATIENCE: Duration = Duration::from_secs(1);
+
 async fn serve(listener: TcpListener, upstream: BrokerAddress, proxy: Arc<Proxy>) {
     loop {
         match listener.accept().await {
             Ok((client, peer)) => {
                 // Admitted before the upstream connection is opened: each client
                 // costs two descriptors, and the limit counts pairs.
-                let slot = match proxy.limits.clients.connections.admit(peer.ip()) {
+                let admitted = proxy
+                    .limits
+                    .clients
+                    .connections
+                    .admit_when_room(peer.ip(), EVICTION_PATIENCE)
+                    .await;
+                let slot = match admitted {
                     Ok(slot) => slot,
                     Err(error) => {
                         info!(client = %peer, "connection refused: {error}");

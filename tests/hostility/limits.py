@@ -1,0 +1,405 @@
+"""The limits the servers are configured to keep, each as a probe in the style of
+attacks.py (`probe(ctx) -> Outcome`, a bystander asking ApiVersions meanwhile):
+
+- memory: 85 connections each declare a 100 MiB frame and send all but its last
+  byte, so that the request budget is held by stalled frames, then complete it;
+  peak memory stays within the budget (+ the response budget for a proxy) plus
+  OVERHEAD_MIB, and small requests are answered throughout.
+- idle: 1,000 connections each send one byte of a frame a second; with
+  --connections-max-idle-ms 5000 the server closes every one 5 s (+ slack) after
+  it connected, although none is ever silent for 5 s.
+- connections: more silent connections than the proxy's connection limit; a new
+  client is still answered, the connections idle longest evicted to admit it.
+- upstream timeout: the broker behind a proxy is stopped (SIGSTOP); a client with
+  a request in flight is closed within --request-timeout-ms (+ slack).
+
+Bounded: fixed counts, a deadline on every wait, every socket closed at the end."""
+
+import os
+import re
+import resource
+import selectors
+import signal
+import socket
+import threading
+import time
+
+import requests
+from attacks import Outcome
+from servers import Bystander, ask, connect, read_frame
+
+MiB = 1024 * 1024
+FRAME = 100 * MiB  # socket.request.max.bytes's default: the largest frame a server takes
+ATTACKERS = 85  # 8.5 GiB declared at once against a 512 MiB budget
+BUDGET_MIB = 512  # queued.max.request.bytes's default in both servers
+RESPONSE_BUDGET_MIB = 512  # the proxy's --queued-max-response-bytes default
+OVERHEAD_MIB = 160  # runtime, buffers of idle sockets, allocator slack
+BROKER_LIMIT_MIB = BUDGET_MIB + OVERHEAD_MIB
+PROXY_LIMIT_MIB = BUDGET_MIB + RESPONSE_BUDGET_MIB + OVERHEAD_MIB
+SMALL_LIMIT_MIB = 256  # attacks.py's limit where no budget is at stake
+MAX_CLIENTS = 9968  # the proxy's own connection limit at RLIMIT_NOFILE 20,000
+OVER_LIMIT = 132  # connections opened beyond the proxy's limit: 10,100 at 9,968
+ZEROS = memoryview(bytes(MiB))
+
+
+def _start(ctx, proxied, flags=()):
+    """(front, servers): the server the probe attacks, and every server started
+    (to stop); the broker behind a proxy gets the same flags, so that each holds
+    the same limit."""
+    if proxied:
+        proxy, broker = ctx.proxied(*flags, broker_flags=flags)
+        return proxy, (proxy, broker)
+    broker = ctx.broker(*flags)
+    return broker, (broker,)
+
+
+def _stop(servers):
+    """Stops every server started, by its PID (servers.Server.stop)."""
+    for server in servers:
+        server.stop()
+
+
+def _check_behind(out, servers, limit_mib=None):
+    """The broker behind a proxy, which the Outcome's row does not show: alive,
+    and (when it has a limit of its own) within it."""
+    for server in servers[1:]:
+        if server.killed_for_memory:
+            out.problems.append("the broker behind was killed at the memory ceiling")
+        elif not server.alive():
+            out.problems.append("the broker behind died (exit %s)" % server.proc.returncode)
+        if limit_mib is not None and server.peak_mib > limit_mib:
+            out.problems.append("the broker behind peaked at %.0f MiB, above %d MiB"
+                                % (server.peak_mib, limit_mib))
+
+
+def _stop_bystander(bystander):
+    """Stops the bystander if a probe failed before Outcome.finish did (stopping it
+    twice is harmless), so that it does not ask on into the next probe."""
+    if bystander is not None:
+        bystander.stop()
+
+
+def _close_all(socks):
+    """Shuts down and closes our sockets, so that no attack outlives its probe (a
+    shutdown also wakes a thread blocked sending on one; a close alone does not)."""
+    for sock in list(socks):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        sock.close()
+
+
+# ------------------------------------------------------------------- memory --
+
+class _Flood:
+    """ATTACKERS connections, each a thread sending a FRAME-byte ApiVersions (a
+    tiny request padded with bytes it ignores) but for its last byte, which it
+    sends once released; what each got back is kept for the report."""
+
+    def __init__(self, address):
+        """Starts the attackers at once, against `address`."""
+        self.address = address
+        whole = requests.api_versions(1000)
+        self.padding = FRAME - (len(whole) - 4)
+        self.head = requests.declaring(whole, self.padding)
+        self.released = threading.Event()
+        self.sent = [0] * ATTACKERS
+        self.ends = [None] * ATTACKERS  # "answered", "closed", or None: an error
+        self.socks = []
+        self.threads = [threading.Thread(target=self._attack, args=(i,), daemon=True)
+                        for i in range(ATTACKERS)]
+        for thread in self.threads:
+            thread.start()
+
+    def _attack(self, i):
+        """One attacker: its frame but the last byte, the release, that byte, the end."""
+        try:
+            with connect(self.address, timeout=60) as sock:
+                self.socks.append(sock)
+                sock.sendall(self.head)
+                left = self.padding - 1
+                while left > 0:
+                    n = min(left, MiB)
+                    sock.sendall(ZEROS[:n])
+                    left -= n
+                    self.sent[i] += n
+                self.released.wait(60)
+                sock.sendall(b"\0")
+                self.ends[i] = "answered" if sock.recv(64) else "closed"
+        except OSError:
+            pass
+
+    def wait_stalled(self, most=10.0):
+        """Waits (at most `most` s) until no attacker has moved for a second: the
+        budget held, the rest blocked. How many frames are held whole, all but
+        their last byte sent."""
+        deadline = time.monotonic() + most
+        before, still_since = -1, time.monotonic()
+        while time.monotonic() < deadline:
+            now = sum(self.sent)
+            if now != before:
+                before, still_since = now, time.monotonic()
+            elif now and time.monotonic() - still_since >= 1.0:
+                break
+            time.sleep(0.1)
+        return sum(1 for n in self.sent if n >= self.padding - 1)
+
+    def finish(self, most=60.0):
+        """Sends every last byte; True if every attacker was answered or closed
+        within `most` s."""
+        self.released.set()
+        deadline = time.monotonic() + most
+        for thread in self.threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        return not any(thread.is_alive() for thread in self.threads)
+
+    def close(self):
+        """Ends every attacker still running, whatever became of the probe."""
+        self.released.set()
+        _close_all(self.socks)
+
+
+def _memory(ctx, proxied):
+    """85 x 100 MiB against the 512 MiB request budget: held while stalled, then
+    completed; peak memory within the budget(s) + OVERHEAD_MIB and small requests
+    answered throughout, while stalled included."""
+    budget = ("--queued-max-request-bytes", str(BUDGET_MIB * MiB))
+    front, servers = _start(ctx, proxied, budget)
+    out = Outcome("%d x 100 MiB frames, stalled" % ATTACKERS, front.name,
+                  PROXY_LIMIT_MIB if proxied else BROKER_LIMIT_MIB)
+    flood = bystander = None
+    try:
+        bystander = Bystander(front.address)
+        flood = _Flood(front.address)
+        held = flood.wait_stalled()
+        stalled = sum(1 for _ in range(3) if ask(front.address, requests.api_versions(7)))
+        finished = flood.finish()
+        after = ask(front.address, requests.api_versions(8))
+        answered = flood.ends.count("answered")
+        out.closed = "%d held stalled, %d/%d answered, %d closed" % (
+            held, answered, ATTACKERS, flood.ends.count("closed"))
+        if proxied:
+            out.closed += "; broker %.0f/%d MiB" % (servers[1].peak_mib, BROKER_LIMIT_MIB)
+        if held == 0:
+            out.problems.append("no frame held whole: the budget never stalled them")
+        if stalled < 3:
+            out.problems.append("%d/3 small requests answered while stalled" % stalled)
+        if not finished or None in flood.ends:
+            out.problems.append("%d attackers neither answered nor closed in 60 s"
+                                % flood.ends.count(None))
+        if after is None:
+            out.problems.append("no answer after the flood")
+        _check_behind(out, servers, BROKER_LIMIT_MIB)
+        return out.finish(front, bystander)
+    finally:
+        _stop_bystander(bystander)
+        if flood is not None:
+            flood.close()
+        _stop(servers)
+
+
+def memory_budget(ctx):
+    """The broker's request budget, on its own."""
+    return _memory(ctx, proxied=False)
+
+
+def memory_budget_proxied(ctx):
+    """The proxy's budgets, and the broker's behind it (which the proxy relays to)."""
+    return _memory(ctx, proxied=True)
+
+
+# --------------------------------------------------------------------- idle --
+
+def _idle(ctx, proxied, count=1000, idle_ms=5000, slack=2.0):
+    """`count` connections dribbling a 1,010-byte frame a byte a second: each closed
+    between idle_ms - 0.5 s and idle_ms + slack after it connected (the frame not
+    done is no activity), and a new client answered after."""
+    front, servers = _start(ctx, proxied, ("--connections-max-idle-ms", str(idle_ms)))
+    out = Outcome("%d connections, 1 byte/s" % count, front.name, SMALL_LIMIT_MIB)
+    frame = requests.declaring(requests.api_versions(1), 1000)
+    opened, closed_after = {}, []
+    sel, bystander = selectors.DefaultSelector(), None
+    try:
+        bystander = Bystander(front.address)
+        for _ in range(count):
+            sock = connect(front.address)
+            sock.setblocking(False)
+            opened[sock] = time.monotonic()
+            sel.register(sock, selectors.EVENT_READ)
+        sent, next_byte = 0, time.monotonic()
+        deadline = time.monotonic() + idle_ms / 1000 + 15
+        while opened and time.monotonic() < deadline:
+            if time.monotonic() >= next_byte and sent < len(frame):
+                for sock in opened:
+                    try:
+                        sock.send(frame[sent:sent + 1])
+                    except OSError:
+                        pass
+                sent, next_byte = sent + 1, next_byte + 1.0
+            for key, _ in sel.select(timeout=0.1):
+                sock = key.fileobj
+                try:
+                    data = sock.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    closed_after.append(time.monotonic() - opened.pop(sock))
+                    sel.unregister(sock)
+                    sock.close()
+        fresh = ask(front.address, requests.api_versions(2))
+        low, high = idle_ms / 1000 - 0.5, idle_ms / 1000 + slack
+        out.closed = "%d/%d after %.2f-%.2f s (%d bytes each)" % (
+            len(closed_after), count, min(closed_after, default=0),
+            max(closed_after, default=0), sent)
+        if len(closed_after) < count:
+            out.problems.append("%d connections left open" % (count - len(closed_after)))
+        if closed_after and (min(closed_after) < low or max(closed_after) > high):
+            out.problems.append("closed after %.2f-%.2f s, not %.1f-%.1f s" % (
+                min(closed_after), max(closed_after), low, high))
+        if fresh is None:
+            out.problems.append("a new client not answered after")
+        _check_behind(out, servers)
+        return out.finish(front, bystander)
+    finally:
+        _stop_bystander(bystander)
+        sel.close()
+        _close_all(opened)
+        _stop(servers)
+
+
+def idle_timeout(ctx):
+    """The broker's idle timeout."""
+    return _idle(ctx, proxied=False)
+
+
+def idle_timeout_proxied(ctx):
+    """The proxy's idle timeout, its broker given the same one."""
+    return _idle(ctx, proxied=True)
+
+
+# -------------------------------------------------------------- connections --
+
+def _max_connections(server):
+    """The connection limit the server states in its log at start."""
+    with open(server.log.name, errors="replace") as log:
+        found = re.search(r"max_connections=(\d+)", log.read())
+    if found is None:
+        raise RuntimeError("no max_connections in %s" % server.log.name)
+    return int(found.group(1))
+
+
+def connection_limit_proxied(ctx):
+    """OVER_LIMIT more silent connections than the proxy's limit (its own, from
+    the descriptors it may open, or MAX_CLIENTS where that is more, so that the
+    count stays bounded): a new client still answered, the proxy alive, and one
+    connection evicted for each over the limit, most of them the oldest (idle
+    longest)."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    flags = ("--max-connections", str(MAX_CLIENTS)) if soft > 2 * MAX_CLIENTS + 64 else ()
+    front, servers = _start(ctx, True, flags)
+    out = Outcome("connections over the limit", front.name, SMALL_LIMIT_MIB)
+    socks, sel, bystander = [], selectors.DefaultSelector(), None
+    try:
+        limit = _max_connections(front)
+        count = limit + OVER_LIMIT
+        if count + 64 > soft:
+            raise RuntimeError("%d connections need more descriptors than %d" % (count, soft))
+        bystander = Bystander(front.address)
+        failed, deadline = 0, time.monotonic() + 60
+        while len(socks) + failed < count and time.monotonic() < deadline:
+            try:
+                socks.append(connect(front.address))
+            except OSError:
+                failed += 1
+        time.sleep(2)
+        answered = sum(1 for i in range(3) if ask(front.address, requests.api_versions(i)))
+        # Which of ours the proxy closed to make room: readable, at their end.
+        for index, sock in enumerate(socks):
+            sock.setblocking(False)
+            sel.register(sock, selectors.EVENT_READ, index)
+        evicted = []
+        for key, _ in sel.select(timeout=1):
+            try:
+                gone = not key.fileobj.recv(1)
+            except OSError:
+                gone = True
+            if gone:
+                evicted.append(key.data)
+        fds, strays = front.fds(), _not_oldest(evicted)
+        out.closed = "%d/%d opened, %d evicted (%d not oldest); limit %d, fds %s" % (
+            len(socks), count, len(evicted), len(strays), limit, fds)
+        if len(socks) < count:
+            out.problems.append("%d of %d connections not opened" % (count - len(socks), count))
+        if answered < 3:
+            out.problems.append("%d/3 new clients answered at the limit" % answered)
+        if len(evicted) < len(socks) - limit:
+            out.problems.append("%d evicted, %d over the limit" % (len(evicted),
+                                                                  len(socks) - limit))
+        # Any newcomer closed instead of the oldest idle connection is a failure:
+        # it is what running out of descriptors at the limit looked like.
+        if strays:
+            out.problems.append("evicted, though not the oldest: %s" % strays[:5])
+        _check_behind(out, servers)
+        return out.finish(front, bystander)
+    finally:
+        _stop_bystander(bystander)
+        sel.close()
+        _close_all(socks)
+        _stop(servers)
+
+
+def _not_oldest(evicted):
+    """Those of the connections closed (by index, in the order opened) that are not
+    among the oldest, up to slack: all silent, the oldest are the ones idle longest.
+    Most must be the oldest, or the proxy refuses the new instead of evicting; a
+    few may not be, as when a burst at the limit runs it out of descriptors and it
+    closes a new client it cannot connect upstream (its log says so)."""
+    return sorted(i for i in evicted if i >= len(evicted) + 64)
+
+
+# --------------------------------------------------------- upstream timeout --
+
+def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
+    """The broker behind a proxy stopped (SIGSTOP) with a request in flight: the
+    proxy closes the client between timeout_ms - 0.5 s and timeout_ms + slack,
+    and, the broker resumed (SIGCONT), answers the bystander."""
+    proxy, broker = ctx.proxied("--request-timeout-ms", str(timeout_ms))
+    out = Outcome("broker stopped, request in flight", proxy.name, SMALL_LIMIT_MIB)
+    stopped, bystander = False, None
+    try:
+        with connect(proxy.address, timeout=30) as sock:
+            sock.sendall(requests.api_versions(1))
+            if read_frame(sock) is None:
+                out.problems.append("no answer before the broker was stopped")
+            os.kill(broker.proc.pid, signal.SIGSTOP)
+            stopped = True
+            started = time.monotonic()
+            sock.sendall(requests.api_versions(2))
+            try:
+                end = sock.recv(65536)
+            except OSError:  # reset, or our own 30 s timeout: judged by the time
+                end = b""
+            waited = time.monotonic() - started
+        os.kill(broker.proc.pid, signal.SIGCONT)
+        stopped = False
+        # Another client, only once the broker is back: until then none can be answered.
+        bystander = Bystander(proxy.address)
+        time.sleep(1.0)
+        low, high = timeout_ms / 1000 - 0.5, timeout_ms / 1000 + slack
+        out.closed = ("answered after %.2f s" if end else "closed after %.2f s") % waited
+        if end:
+            out.problems.append("answered while the broker was stopped")
+        elif not low <= waited <= high:
+            out.problems.append("closed after %.2f s, not %.1f-%.1f s" % (waited, low, high))
+        _check_behind(out, (proxy, broker))
+        return out.finish(proxy, bystander)
+    finally:
+        _stop_bystander(bystander)
+        if stopped:
+            os.kill(broker.proc.pid, signal.SIGCONT)  # a stopped broker cannot take SIGTERM
+        _stop((proxy, broker))
+
+
+PROBES = [memory_budget, memory_budget_proxied, idle_timeout, idle_timeout_proxied,
+          connection_limit_proxied, upstream_timeout]
