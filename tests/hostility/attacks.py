@@ -14,7 +14,7 @@ import threading
 import time
 
 import requests
-from servers import Bystander, ask, connect, read_frame
+from servers import Bystander, ask, connect, read_frame, stop_all
 
 FETCH_MAX_BYTES = 57671680  # Kafka's fetch.max.bytes default, the broker's cap
 MiB = 1024 * 1024
@@ -44,6 +44,19 @@ class Outcome:
             if bystander.answered < bystander.asked:
                 self.problems.append("bystander answered %s" % bystander.summary())
         return self
+
+
+    def check_behind(self, started, limit_mib=None):
+        """The broker behind a proxy, which the row does not show: alive, and (when
+        it has a limit of its own) within it."""
+        for server in started[1:]:
+            if server.killed_for_memory:
+                self.problems.append("the broker behind was killed at the memory ceiling")
+            elif not server.alive():
+                self.problems.append("the broker behind died (exit %s)" % server.proc.returncode)
+            if limit_mib is not None and server.peak_mib > limit_mib:
+                self.problems.append("the broker behind peaked at %.0f MiB, above %d MiB"
+                                     % (server.peak_mib, limit_mib))
 
 
 def error_codes(payload, count_at):
@@ -111,9 +124,8 @@ def fetch_amplification(ctx, proxied=False):
     """The same partition 500 times with max_bytes 2^31-1 over 1 MiB stored, then
     five connections at once asking it 1,000 times."""
     out = Outcome("Fetch 1 MiB x 500, then 5 x 1000", "proxy" if proxied else "broker", 1024)
-    servers = ctx.proxied() if proxied else (ctx.broker(),)
+    front, started = ctx.start(proxied)
     try:
-        front = servers[0]
         _store_one_mib(front.address, "amplified")
         bystander = Bystander(front.address)
         size = _fetch(front.address, 2, "amplified", 500)
@@ -125,17 +137,37 @@ def fetch_amplification(ctx, proxied=False):
             sizes = list(pool.map(lambda i: _fetch(front.address, 10 + i, "amplified", 1000),
                                   range(5)))
         out.closed = "answers %s MiB" % "/".join("%.1f" % (s / MiB) if s else "-" for s in sizes)
-        for server in servers[1:]:
-            if not server.alive():
-                out.problems.append("the broker behind the proxy died")
+        out.check_behind(started)
         return out.finish(front, bystander)
     finally:
-        for server in servers:
-            server.stop()
+        stop_all(started)
 
 
 def fetch_amplification_proxied(ctx):
     return fetch_amplification(ctx, proxied=True)
+
+
+def produce_flood(ctx, cap_mib=8, batches=16):
+    """16 MiB produced, a MiB at a time, into a broker whose logs may hold 8: the
+    first eight stored, the rest answered KAFKA_STORAGE_ERROR (56), as a Kafka
+    broker with a full disk answers; memory stays flat."""
+    out = Outcome("Produce 16 MiB into 8 MiB of logs", "broker", 256)
+    with ctx.broker("--log-max-bytes", str(cap_mib * MiB)) as broker:
+        bystander = Bystander(broker.address)
+        ask(broker.address, requests.create_topics(1, "flood", 1), timeout=30)
+        batch = requests.record_batch([b"x" * 1024] * 1000)  # about 1 MiB
+        fits = cap_mib * MiB // len(batch)
+        codes = []
+        for n in range(batches):
+            got = ask(broker.address, requests.produce(2 + n, "flood", 0, batch), timeout=30)
+            at = 4 + 4 + 2 + len("flood") + 4 + 4
+            codes.append(None if got is None else error_codes(got, at))
+        stored = codes.count(0)
+        out.closed = "%d stored, %d refused with %s" % (
+            stored, batches - stored, sorted(set(c for c in codes if c != 0)))
+        if codes != [0] * fits + [56] * (batches - fits):
+            out.problems.append("answers %s; expected %d stored, then 56" % (codes, fits))
+        return out.finish(broker, bystander)
 
 
 # --------------------------------------------------------------- connections --
@@ -144,9 +176,8 @@ def pipelining(ctx, proxied=False, count=100_000):
     """100,000 ApiVersions requests written back to back on one connection while
     the answers are read: all answered, in order, in bounded memory."""
     out = Outcome("%d pipelined requests" % count, "proxy" if proxied else "broker", 256)
-    servers = ctx.proxied() if proxied else (ctx.broker(),)
+    front, started = ctx.start(proxied)
     try:
-        front = servers[0]
         with connect(front.address, timeout=30) as sock:
             def write():
                 chunk = b"".join(requests.api_versions(i) for i in range(count))
@@ -164,8 +195,7 @@ def pipelining(ctx, proxied=False, count=100_000):
         out.answered = "%d/%d in order" % (answered, count)
         return out.finish(front)
     finally:
-        for server in servers:
-            server.stop()
+        stop_all(started)
 
 
 def pipelining_proxied(ctx):
@@ -208,9 +238,8 @@ def malformed_frames(ctx, proxied=False, per_version=20):
     after a valid header, and the same truncated and with lengths that lie. Each
     bad frame may close its own connection; the server lives and answers."""
     out = Outcome("malformed frames, every API", "proxy" if proxied else "broker", 256)
-    servers = ctx.proxied() if proxied else (ctx.broker(),)
+    front, started = ctx.start(proxied)
     try:
-        front = servers[0]
         bystander = Bystander(front.address)
         rng = random.Random(18)
         frames = 0
@@ -234,8 +263,7 @@ def malformed_frames(ctx, proxied=False, per_version=20):
         out.closed = "%d frames sent" % frames
         return out.finish(front, bystander)
     finally:
-        for server in servers:
-            server.stop()
+        stop_all(started)
 
 
 def malformed_frames_proxied(ctx):
@@ -243,5 +271,5 @@ def malformed_frames_proxied(ctx):
 
 
 PROBES = [create_topics_i32_max, create_topics_million, fetch_amplification,
-          fetch_amplification_proxied, pipelining, pipelining_proxied, connection_flood,
-          malformed_frames, malformed_frames_proxied]
+          fetch_amplification_proxied, produce_flood, pipelining, pipelining_proxied,
+          connection_flood, malformed_frames, malformed_frames_proxied]

@@ -26,7 +26,7 @@ import time
 
 import requests
 from attacks import Outcome
-from servers import Bystander, ask, connect, read_frame
+from servers import Bystander, ask, connect, read_frame, stop_all
 
 MiB = 1024 * 1024
 FRAME = 100 * MiB  # socket.request.max.bytes's default: the largest frame a server takes
@@ -40,36 +40,6 @@ SMALL_LIMIT_MIB = 256  # attacks.py's limit where no budget is at stake
 MAX_CLIENTS = 9968  # the proxy's own connection limit at RLIMIT_NOFILE 20,000
 OVER_LIMIT = 132  # connections opened beyond the proxy's limit: 10,100 at 9,968
 ZEROS = memoryview(bytes(MiB))
-
-
-def _start(ctx, proxied, flags=()):
-    """(front, servers): the server the probe attacks, and every server started
-    (to stop); the broker behind a proxy gets the same flags, so that each holds
-    the same limit."""
-    if proxied:
-        proxy, broker = ctx.proxied(*flags, broker_flags=flags)
-        return proxy, (proxy, broker)
-    broker = ctx.broker(*flags)
-    return broker, (broker,)
-
-
-def _stop(servers):
-    """Stops every server started, by its PID (servers.Server.stop)."""
-    for server in servers:
-        server.stop()
-
-
-def _check_behind(out, servers, limit_mib=None):
-    """The broker behind a proxy, which the Outcome's row does not show: alive,
-    and (when it has a limit of its own) within it."""
-    for server in servers[1:]:
-        if server.killed_for_memory:
-            out.problems.append("the broker behind was killed at the memory ceiling")
-        elif not server.alive():
-            out.problems.append("the broker behind died (exit %s)" % server.proc.returncode)
-        if limit_mib is not None and server.peak_mib > limit_mib:
-            out.problems.append("the broker behind peaked at %.0f MiB, above %d MiB"
-                                % (server.peak_mib, limit_mib))
 
 
 def _stop_bystander(bystander):
@@ -165,7 +135,7 @@ def _memory(ctx, proxied):
     completed; peak memory within the budget(s) + OVERHEAD_MIB and small requests
     answered throughout, while stalled included."""
     budget = ("--queued-max-request-bytes", str(BUDGET_MIB * MiB))
-    front, servers = _start(ctx, proxied, budget)
+    front, servers = ctx.start(proxied, budget)
     out = Outcome("%d x 100 MiB frames, stalled" % ATTACKERS, front.name,
                   PROXY_LIMIT_MIB if proxied else BROKER_LIMIT_MIB)
     flood = bystander = None
@@ -190,13 +160,13 @@ def _memory(ctx, proxied):
                                 % flood.ends.count(None))
         if after is None:
             out.problems.append("no answer after the flood")
-        _check_behind(out, servers, BROKER_LIMIT_MIB)
+        out.check_behind(servers, BROKER_LIMIT_MIB)
         return out.finish(front, bystander)
     finally:
         _stop_bystander(bystander)
         if flood is not None:
             flood.close()
-        _stop(servers)
+        stop_all(servers)
 
 
 def memory_budget(ctx):
@@ -215,7 +185,7 @@ def _idle(ctx, proxied, count=1000, idle_ms=5000, slack=2.0):
     """`count` connections dribbling a 1,010-byte frame a byte a second: each closed
     between idle_ms - 0.5 s and idle_ms + slack after it connected (the frame not
     done is no activity), and a new client answered after."""
-    front, servers = _start(ctx, proxied, ("--connections-max-idle-ms", str(idle_ms)))
+    front, servers = ctx.start(proxied, ("--connections-max-idle-ms", str(idle_ms)))
     out = Outcome("%d connections, 1 byte/s" % count, front.name, SMALL_LIMIT_MIB)
     frame = requests.declaring(requests.api_versions(1), 1000)
     opened, closed_after = {}, []
@@ -259,13 +229,13 @@ def _idle(ctx, proxied, count=1000, idle_ms=5000, slack=2.0):
                 min(closed_after), max(closed_after), low, high))
         if fresh is None:
             out.problems.append("a new client not answered after")
-        _check_behind(out, servers)
+        out.check_behind(servers)
         return out.finish(front, bystander)
     finally:
         _stop_bystander(bystander)
         sel.close()
         _close_all(opened)
-        _stop(servers)
+        stop_all(servers)
 
 
 def idle_timeout(ctx):
@@ -297,7 +267,7 @@ def connection_limit_proxied(ctx):
     longest)."""
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     flags = ("--max-connections", str(MAX_CLIENTS)) if soft > 2 * MAX_CLIENTS + 64 else ()
-    front, servers = _start(ctx, True, flags)
+    front, servers = ctx.start(True, flags)
     out = Outcome("connections over the limit", front.name, SMALL_LIMIT_MIB)
     socks, sel, bystander = [], selectors.DefaultSelector(), None
     try:
@@ -340,13 +310,13 @@ def connection_limit_proxied(ctx):
         # it is what running out of descriptors at the limit looked like.
         if strays:
             out.problems.append("evicted, though not the oldest: %s" % strays[:5])
-        _check_behind(out, servers)
+        out.check_behind(servers)
         return out.finish(front, bystander)
     finally:
         _stop_bystander(bystander)
         sel.close()
         _close_all(socks)
-        _stop(servers)
+        stop_all(servers)
 
 
 def _not_oldest(evicted):
@@ -392,13 +362,13 @@ def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
             out.problems.append("answered while the broker was stopped")
         elif not low <= waited <= high:
             out.problems.append("closed after %.2f s, not %.1f-%.1f s" % (waited, low, high))
-        _check_behind(out, (proxy, broker))
+        out.check_behind((proxy, broker))
         return out.finish(proxy, bystander)
     finally:
         _stop_bystander(bystander)
         if stopped:
             os.kill(broker.proc.pid, signal.SIGCONT)  # a stopped broker cannot take SIGTERM
-        _stop((proxy, broker))
+        stop_all((proxy, broker))
 
 
 PROBES = [memory_budget, memory_budget_proxied, idle_timeout, idle_timeout_proxied,

@@ -10,7 +10,8 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
-from kafka_codec import array_len, i8, i16, i32, i64, nullable_string, string  # noqa: E402
+from kafka_codec import (array_len, i8, i16, i32, i64, nullable_string, string,  # noqa: E402
+                         uvarint)
 
 CLIENT_ID = "hostility"
 
@@ -85,16 +86,8 @@ def crc32c(data):
 
 
 def _varint(v):
-    z = (v << 1) ^ (v >> 63)  # zigzag
-    out = bytearray()
-    while True:
-        b = z & 0x7F
-        z >>= 7
-        if z:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+    """A record field's signed varint: zigzag, then Kafka's unsigned varint."""
+    return uvarint((v << 1) ^ (v >> 63))
 
 
 def record_batch(values, timestamp=1_700_000_000_000):

@@ -122,6 +122,12 @@ class Server:
         self.stop()
 
 
+def stop_all(started):
+    """Stops every server a probe started, each by its PID."""
+    for server in started:
+        server.stop()
+
+
 def connect(address, timeout=5.0):
     host, port = address.rsplit(":", 1)
     sock = socket.create_connection((host, int(port)), timeout=timeout)

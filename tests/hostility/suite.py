@@ -48,6 +48,17 @@ class Context:
             raise
 
 
+    def start(self, proxied, flags=()):
+        """(front, started): the server a probe attacks, our broker or our proxy
+        in front of one, and every server started (for servers.stop_all); the
+        broker behind a proxy gets the same flags, so each holds the same limit."""
+        if proxied:
+            proxy, broker = self.proxied(*flags, broker_flags=flags)
+            return proxy, (proxy, broker)
+        broker = self.broker(*flags)
+        return broker, (broker,)
+
+
 def raise_open_files():
     """Raises the soft RLIMIT_NOFILE to the hard limit: limits.py holds over 10,000
     sockets at once, and the servers, which inherit it, size their connection
