@@ -147,6 +147,36 @@ def fetch_amplification_proxied(ctx):
     return fetch_amplification(ctx, proxied=True)
 
 
+def slow_readers(ctx, connections=200):
+    """200 connections each ask a Fetch of 4 MiB held in 64 batches (so the answer
+    is a copy and a frame) and never read it: the answers wait for the response
+    budget (--queued-max-response-bytes 32 MiB) instead of all being built; small
+    requests from others are still answered."""
+    out = Outcome("%d Fetches never read" % connections, "broker", 256)
+    flags = ("--queued-max-response-bytes", str(32 * MiB), "--fetch-max-bytes", str(4 * MiB),
+             "--socket-request-max-bytes", str(8 * MiB))
+    with ctx.broker(*flags) as broker:
+        ask(broker.address, requests.create_topics(1, "unread", 1), timeout=30)
+        batch = requests.record_batch([b"x" * 1024] * 64)
+        for n in range(64):
+            ask(broker.address, requests.produce(2 + n, "unread", 0, batch), timeout=30)
+        bystander = Bystander(broker.address)
+        socks = []
+        try:
+            for i in range(connections):
+                sock = connect(broker.address, timeout=10)
+                # A small receive buffer, never read: the answer stays in the broker.
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.sendall(requests.fetch(100 + i, "unread", 0, 1, 4 * MiB, 4 * MiB))
+                socks.append(sock)
+            time.sleep(3)
+            out.closed = "%d connections waiting, none read" % len(socks)
+        finally:
+            for sock in socks:
+                sock.close()
+        return out.finish(broker, bystander)
+
+
 def produce_flood(ctx, cap_mib=8, batches=16):
     """16 MiB produced, a MiB at a time, into a broker whose logs may hold 8: the
     first eight stored, the rest answered KAFKA_STORAGE_ERROR (56), as a Kafka
@@ -271,5 +301,5 @@ def malformed_frames_proxied(ctx):
 
 
 PROBES = [create_topics_i32_max, create_topics_million, fetch_amplification,
-          fetch_amplification_proxied, produce_flood, pipelining, pipelining_proxied,
+          fetch_amplification_proxied, slow_readers, produce_flood, pipelining, pipelining_proxied,
           connection_flood, malformed_frames, malformed_frames_proxied]

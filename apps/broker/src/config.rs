@@ -12,7 +12,8 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PO
                          [--offset-metadata-max-bytes N] [--log-max-bytes N] \
                          [--queued-max-request-bytes N] [--socket-request-max-bytes N] \
                          [--max-connections N] [--max-connections-per-ip N] \
-                         [--connections-max-idle-ms MS] [--small-request-max-bytes N]";
+                         [--connections-max-idle-ms MS] [--small-request-max-bytes N] \
+                         [--queued-max-response-bytes N]";
 
 /// The options as given.
 pub struct Options {
@@ -90,6 +91,19 @@ impl Options {
             }
         }
         options.limits.admit(options.partitions)?;
+        // The largest answer, a Fetch at fetch.max.bytes or one stored batch (as
+        // large as a request), must fit in the response budget, or it would wait
+        // for ever.
+        let largest = (options.limits.fetch_max_bytes.max(0) as usize)
+            .max(options.server.socket_request_max_bytes);
+        if largest > options.server.queued_max_response_bytes / 2 {
+            return Err(UsageError(format!(
+                "--queued-max-response-bytes {} must hold twice the largest answer \
+                 ({largest} bytes: --fetch-max-bytes or --socket-request-max-bytes), \
+                 its copy and its frame",
+                options.server.queued_max_response_bytes
+            )));
+        }
         Ok(options)
     }
 }

@@ -15,16 +15,18 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
+use kwire::{MessageEnum, WithMessage};
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
 use kwire_messages::Listener;
-use kwire_messages::{ApiKey, Request, ResponseHeader};
+use kwire_messages::{ApiKey, Request, Response, ResponseHeader};
 use kwire_net::negotiation::answer_api_versions;
 use kwire_net::server::{FrameReader, ServerError};
 use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 use crate::api;
+use crate::held::Held;
 use crate::Broker;
 
 /// Why a connection was closed by us.
@@ -71,7 +73,9 @@ pub async fn serve(
                 return;
             }
         };
-        let answered = answer(&broker, &frame, peer).await;
+        // What the answer takes of the response budget, held until it is written.
+        let mut held = Held::default();
+        let answered = answer(&broker, &frame, peer, &mut held).await;
         // The answer is encoded afresh: the request's bytes go back to the budget
         // now, so that a client slow to read its answers holds none of them.
         drop(frame);
@@ -81,6 +85,7 @@ pub async fn serve(
                     tracing::debug!(%peer, %error, "write failed; closing");
                     return;
                 }
+                drop(held);
             }
             Ok(None) => {}
             Err(closed) => {
@@ -93,7 +98,12 @@ pub async fn serve(
 }
 
 /// The response frame to one request frame, if it gets one.
-async fn answer(broker: &Broker, frame: &Bytes, peer: SocketAddr) -> Result<Option<Bytes>, Closed> {
+async fn answer(
+    broker: &Broker,
+    frame: &Bytes,
+    peer: SocketAddr,
+    held: &mut Held,
+) -> Result<Option<Bytes>, Closed> {
     let started = Instant::now();
     let request = RequestFrame::parse(frame).map_err(Closed::Frame)?;
     let (api_key, version) = (request.api_key(), request.api_version());
@@ -129,11 +139,14 @@ async fn answer(broker: &Broker, frame: &Bytes, peer: SocketAddr) -> Result<Opti
         .as_ref()
         .map_or("", |id| id.as_str())
         .to_owned();
-    let Some(response) = api::answer(broker, &client_id, decoded.body, version).await else {
+    let Some(response) = api::answer(broker, &client_id, decoded.body, version, held).await else {
         log(peer, &request, started, "no answer (acks=0)");
         return Ok(None);
     };
     let header = ResponseHeader::default().with_correlation_id(request.correlation_id());
+    // The frame's bytes are taken from the budget before it is written into them.
+    let size = encoded_size(&response, version).map_err(Closed::Encode)?;
+    held.take(&broker.responses, size).await;
     let bytes = frame::encode_any_response(&header, &response, version).map_err(Closed::Encode)?;
     log(peer, &request, started, "answered");
     Ok(Some(bytes))
@@ -150,4 +163,19 @@ fn log(peer: SocketAddr, request: &RequestFrame, started: Instant, outcome: &str
         micros = started.elapsed().as_micros() as u64,
         "{outcome}"
     );
+}
+
+/// The bytes a response frame takes: its body's exact size and room for the
+/// length prefix and the largest response header (a correlation ID and tags).
+fn encoded_size(response: &Response, version: i16) -> Result<usize, FrameError> {
+    struct Size(i16);
+    impl WithMessage for Size {
+        type Output = Result<usize, kwire::EncodeError>;
+        fn call<M: kwire::Message>(self, body: &M) -> Self::Output {
+            body.encoded_size(self.0)
+        }
+    }
+    const PREFIX_AND_HEADER: usize = 4 + 4 + 1;
+    let body = response.with_message(Size(version))?;
+    Ok(body + PREFIX_AND_HEADER)
 }

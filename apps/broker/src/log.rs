@@ -298,19 +298,16 @@ impl PartitionLog {
     /// The batches holding `offset` and after, whole, up to `max_bytes`; with
     /// `at_least_one`, a first batch larger than that still gets through, as KIP-74
     /// has it for the first partition of a fetch.
-    pub fn read(
+    fn chosen(
         &self,
         offset: i64,
         max_bytes: usize,
         at_least_one: bool,
-    ) -> Result<Bytes, ErrorCode> {
+    ) -> Result<(&[StoredBatch], usize), ErrorCode> {
         if offset < self.log_start_offset() || offset > self.next_offset {
             return Err(ErrorCode::OffsetOutOfRange);
         }
         let start = self.batches.partition_point(|b| b.last_offset < offset);
-        // Decide which batches go first, then copy them once into a buffer of
-        // exactly their size: the answer is at most `max_bytes` (or one batch),
-        // never the whole log. One batch is handed out as it is stored.
         let mut end = start;
         let mut size = 0;
         for batch in &self.batches[start..] {
@@ -320,7 +317,32 @@ impl PartitionLog {
             size += batch.bytes.len();
             end += 1;
         }
-        let chosen = &self.batches[start..end];
+        Ok((&self.batches[start..end], size))
+    }
+
+    /// What [`read`](Self::read) would return, without reading: (its bytes, the
+    /// bytes it would copy), so that a Fetch can take budget for the copy first.
+    pub fn read_size(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        at_least_one: bool,
+    ) -> Result<(usize, usize), ErrorCode> {
+        let (chosen, size) = self.chosen(offset, max_bytes, at_least_one)?;
+        Ok((size, if chosen.len() > 1 { size } else { 0 }))
+    }
+
+    /// The batches [`chosen`](Self::chosen) for these limits, as one buffer: one
+    /// batch is handed out as it is stored; several are copied once into a buffer
+    /// of exactly their size (the answer is at most `max_bytes`, or one batch,
+    /// never the whole log).
+    pub fn read(
+        &self,
+        offset: i64,
+        max_bytes: usize,
+        at_least_one: bool,
+    ) -> Result<Bytes, ErrorCode> {
+        let (chosen, size) = self.chosen(offset, max_bytes, at_least_one)?;
         if let [only] = chosen {
             return Ok(only.bytes.clone());
         }

@@ -31,7 +31,9 @@
 //! Kafka's; a full address is refused rather than evicted from),
 //! `--connections-max-idle-ms` (600000; -1 never) and `--small-request-max-bytes`
 //! (64 KiB: requests this small come from a reserve of max connections × this, so
-//! they are served while large ones hold the budget).
+//! they are served while large ones hold the budget), `--queued-max-response-bytes`
+//! (512 MiB: answers built and not yet written, Fetch's copies of stored batches
+//! included; taken before they are built, so clients that never read wait).
 //!
 //! It prints `listening on ADDRESS` once bound and logs one line per request at
 //! debug level (`RUST_LOG=debug`). SIGINT or SIGTERM stops it.
@@ -46,6 +48,7 @@ mod config;
 mod connection;
 mod groups;
 mod handlers;
+mod held;
 mod log;
 
 use std::io::{IsTerminal, Write};
@@ -54,7 +57,7 @@ use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kwire_net::server::ServerLimits;
+use kwire_net::server::{MemoryBudget, ServerLimits};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -74,6 +77,8 @@ pub struct Broker {
     pub appended: watch::Sender<u64>,
     /// The next ID InitProducerId hands out.
     pub next_producer_id: AtomicI64,
+    /// What answers may hold until written (`--queued-max-response-bytes`).
+    pub responses: MemoryBudget,
 }
 
 impl Broker {
@@ -139,6 +144,7 @@ async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<
         advertised = %format!("{}:{}", config.host, config.port),
         max_connections = limits.connections.max(),
         queued_max_request_bytes = limits.budget.bytes(),
+        queued_max_response_bytes = limits.responses.bytes(),
         small_request_reserve_bytes = limits.budget.reserve_bytes(),
         "serving Kafka"
     );
@@ -149,6 +155,7 @@ async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<
         groups: Mutex::new(Groups::default()),
         appended: watch::channel(0).0,
         next_producer_id: AtomicI64::new(1000),
+        responses: limits.responses.clone(),
     });
     tokio::spawn(expire_group_members(Arc::clone(&broker)));
 

@@ -64,7 +64,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kwire_net::server::{MemoryBudget, ServerConfig, PROPERTIES};
+use kwire_net::server::{ServerConfig, PROPERTIES};
 use tokio::net::TcpListener;
 use tracing::info;
 use tracing_subscriber::EnvFilter;
@@ -89,10 +89,6 @@ const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 30_000;
 /// default, can be raised, and the first batch may exceed it); still bounded, so a
 /// broken broker cannot make the proxy buffer 2 GiB.
 const DEFAULT_RESPONSE_MAX_BYTES: usize = 256 << 20;
-
-/// `--queued-max-response-bytes`'s default: response bytes buffered across
-/// connections (besides the small-frame reserve).
-const DEFAULT_QUEUED_MAX_RESPONSE_BYTES: usize = 512 << 20;
 
 /// The command line.
 #[derive(Debug)]
@@ -127,7 +123,6 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
     let mut clients = ServerConfig::new(2);
     let mut request_timeout = Duration::from_millis(DEFAULT_REQUEST_TIMEOUT_MS);
     let mut response_max_bytes = DEFAULT_RESPONSE_MAX_BYTES;
-    let mut queued_max_response_bytes = DEFAULT_QUEUED_MAX_RESPONSE_BYTES;
     while let Some(arg) = args.next() {
         let arg = arg
             .into_string()
@@ -158,7 +153,6 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
                 request_timeout = Duration::from_millis(positive(&flag, &text)? as u64);
             }
             "--response-max-bytes" => response_max_bytes = positive(&flag, &text)?,
-            "--queued-max-response-bytes" => queued_max_response_bytes = positive(&flag, &text)?,
             _ => {
                 // `--queued-max-request-bytes` and the like: the Kafka property it
                 // names, for the clients' side.
@@ -176,6 +170,7 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
     let clients = clients
         .build()
         .map_err(|error| ProxyError::Usage(error.to_string()))?;
+    let queued_max_response_bytes = clients.responses.bytes();
     if response_max_bytes > i32::MAX as usize || response_max_bytes + 4 > queued_max_response_bytes
     {
         return Err(ProxyError::Usage(format!(
@@ -183,14 +178,9 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
              --queued-max-response-bytes ({queued_max_response_bytes}) and an int32"
         )));
     }
-    // Small responses get a reserve as small requests do, so that a few huge Fetch
-    // responses do not hold up every Metadata answer.
-    let small = clients.budget.small_frame_bytes();
-    let responses = MemoryBudget::with_reserve(
-        queued_max_response_bytes,
-        small,
-        clients.connections.max().saturating_mul(small),
-    );
+    // Small responses get a reserve as small requests do (ServerLimits builds
+    // both), so that a few huge Fetch responses do not hold up every Metadata answer.
+    let responses = clients.responses.clone();
     let limits = Limits {
         clients,
         responses,

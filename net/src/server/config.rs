@@ -78,6 +78,12 @@ pub struct ServerConfig {
     /// served while large requests hold the whole budget. Default 64 KiB, above
     /// any Metadata, ApiVersions, Heartbeat or offset request of a sane client.
     pub small_request_max_bytes: usize,
+    /// `queued.max.response.bytes` (no Kafka counterpart): response bytes built and
+    /// not yet written, across connections. A client that does not read its
+    /// answers holds one; without a total, many such clients would hold the
+    /// machine. Small responses come from a reserve sized as the requests' is.
+    /// Default 512 MiB.
+    pub queued_max_response_bytes: usize,
 }
 
 /// The limits built from a [`ServerConfig`], ready to use.
@@ -85,6 +91,8 @@ pub struct ServerConfig {
 pub struct ServerLimits {
     /// The request memory budget, with its reserve.
     pub budget: MemoryBudget,
+    /// The response memory budget, with a reserve of the same shape.
+    pub responses: MemoryBudget,
     /// The connection limits.
     pub connections: ConnectionLimits,
     /// The largest request frame.
@@ -104,8 +112,9 @@ impl ServerLimits {
 }
 
 /// The Kafka property names [`ServerConfig::set`] knows.
-pub const PROPERTIES: [&str; 6] = [
+pub const PROPERTIES: [&str; 7] = [
     "queued.max.request.bytes",
+    "queued.max.response.bytes",
     "socket.request.max.bytes",
     "max.connections",
     "max.connections.per.ip",
@@ -130,6 +139,7 @@ impl ServerConfig {
             max_connections_per_ip: None,
             connections_max_idle: Some(Duration::from_secs(600)),
             small_request_max_bytes: 64 << 10,
+            queued_max_response_bytes: 512 << 20,
         }
     }
 
@@ -153,6 +163,7 @@ impl ServerConfig {
         };
         match name {
             "queued.max.request.bytes" => self.queued_max_request_bytes = positive()?,
+            "queued.max.response.bytes" => self.queued_max_response_bytes = positive()?,
             "socket.request.max.bytes" => {
                 let bytes = positive()?;
                 // The prefix is an int32.
@@ -196,6 +207,11 @@ impl ServerConfig {
         Ok(ServerLimits {
             budget: MemoryBudget::with_reserve(
                 self.queued_max_request_bytes,
+                self.small_request_max_bytes,
+                reserve,
+            ),
+            responses: MemoryBudget::with_reserve(
+                self.queued_max_response_bytes,
                 self.small_request_max_bytes,
                 reserve,
             ),

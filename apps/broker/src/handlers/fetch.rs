@@ -20,10 +20,18 @@ use kwire_messages::{api::FetchRequest, api::FetchResponse};
 
 use crate::config::Limits;
 use crate::handlers::topic_name;
+use crate::held::Held;
 use crate::log::Topics;
 use crate::Broker;
 
-pub async fn answer(broker: &Broker, request: FetchRequest, version: i16) -> FetchResponse {
+/// The answer; the budget its copies of stored batches took goes into `held`,
+/// which the connection keeps until the answer is written.
+pub async fn answer(
+    broker: &Broker,
+    request: FetchRequest,
+    version: i16,
+    held: &mut Held,
+) -> FetchResponse {
     let limits = &broker.config.limits;
     let deadline = Instant::now() + longest_wait(request.max_wait_ms, limits);
     if request.session_id != 0 {
@@ -36,14 +44,35 @@ pub async fn answer(broker: &Broker, request: FetchRequest, version: i16) -> Fet
     loop {
         // Subscribe before reading, so that an append in between still wakes us.
         let mut appended = broker.appended.subscribe();
-        let (response, bytes, failed) = read(&broker.topics(), &plan, budget, version);
+        let measured = read(&broker.topics(), &plan, budget, version, Pass::Measure);
         let now = Instant::now();
-        if failed || bytes >= request.min_bytes.max(0) as usize || now >= deadline {
-            return response;
+        if measured.failed || measured.bytes >= request.min_bytes.max(0) as usize || now >= deadline
+        {
+            return build(broker, &plan, budget, version, measured.copied, held).await;
         }
         // Either new data or the deadline; both mean: read again.
         let _ = tokio::time::timeout(deadline - now, appended.changed()).await;
     }
+}
+
+/// Builds the answer, taking budget for the copies it makes first (a client that
+/// does not read its answers must not make the broker hold copies beyond
+/// `--queued-max-response-bytes`). Batches appended since the measure can make
+/// the copies larger, up to the answer's own limit: the difference is taken after.
+async fn build(
+    broker: &Broker,
+    plan: &[(&FetchTopic, Vec<&FetchPartition>)],
+    budget: usize,
+    version: i16,
+    copied: usize,
+    held: &mut Held,
+) -> FetchResponse {
+    held.take(&broker.responses, copied).await;
+    let built = read(&broker.topics(), plan, budget, version, Pass::Build);
+    if built.copied > copied {
+        held.take(&broker.responses, built.copied - copied).await;
+    }
+    built.response
 }
 
 /// How long a Fetch may wait for `min_bytes`: what it asks, at most
@@ -95,15 +124,36 @@ fn served_once(topics: &[FetchTopic]) -> Vec<(&FetchTopic, Vec<&FetchPartition>)
     plan
 }
 
-/// One pass over the partitions to serve: the response, its record bytes, and
-/// whether any partition failed (which answers at once, as Kafka does).
+/// What a pass over the partitions does: measure what it would answer (no record
+/// bytes taken, nothing copied), or build the answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Measure,
+    Build,
+}
+
+/// What one pass found.
+struct Read {
+    response: FetchResponse,
+    /// The record bytes the answer carries.
+    bytes: usize,
+    /// The record bytes a build copies (partitions answered with several
+    /// batches; one batch is handed out as stored).
+    copied: usize,
+    /// Whether a partition failed, which answers at once, as Kafka does.
+    failed: bool,
+}
+
+/// One pass over the partitions to serve.
 fn read(
     topics: &Topics,
     plan: &[(&FetchTopic, Vec<&FetchPartition>)],
     mut budget: usize,
     version: i16,
-) -> (FetchResponse, usize, bool) {
+    pass: Pass,
+) -> Read {
     let mut total = 0;
+    let mut copied = 0;
     let mut failed = false;
     let responses = plan
         .iter()
@@ -136,11 +186,20 @@ fn read(
                     // partition has returned data the first batch is returned
                     // whole even if larger (KIP-74), so a consumer never sticks.
                     let limit = (p.partition_max_bytes.max(0) as usize).min(budget);
-                    match log.read(p.fetch_offset, limit, total == 0) {
-                        Ok(records) => {
-                            total += records.len();
-                            budget = budget.saturating_sub(records.len());
-                            data.records = Some(Records(records));
+                    let read = match pass {
+                        Pass::Measure => log
+                            .read_size(p.fetch_offset, limit, total == 0)
+                            .map(|(size, copy)| (size, copy, None)),
+                        Pass::Build => log
+                            .read(p.fetch_offset, limit, total == 0)
+                            .map(|records| (records.len(), 0, Some(records))),
+                    };
+                    match read {
+                        Ok((size, copy, records)) => {
+                            total += size;
+                            copied += copy;
+                            budget = budget.saturating_sub(size);
+                            data.records = records.map(Records);
                         }
                         Err(error) => {
                             failed = true;
@@ -161,7 +220,12 @@ fn read(
         .collect();
     let mut response = FetchResponse::default();
     response.responses = responses;
-    (response, total, failed)
+    Read {
+        response,
+        bytes: total,
+        copied,
+        failed,
+    }
 }
 
 #[cfg(test)]

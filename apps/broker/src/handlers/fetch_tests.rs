@@ -6,6 +6,7 @@ use kwire_messages::api::fetch::{FetchPartition, FetchTopic};
 
 use super::*;
 use crate::handlers::testing;
+use crate::held::Held;
 use crate::Broker;
 
 /// One batch of one record whose value is `size` bytes.
@@ -68,11 +69,37 @@ fn served(response: &FetchResponse) -> Vec<(i32, usize)> {
 }
 
 fn run(broker: &Broker, request: FetchRequest) -> FetchResponse {
+    run_holding(broker, request).0
+}
+
+/// The answer and the response budget it holds until written.
+fn run_holding(broker: &Broker, request: FetchRequest) -> (FetchResponse, Held) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
         .expect("a runtime");
-    runtime.block_on(answer(broker, request, 12))
+    let mut held = Held::default();
+    let response = runtime.block_on(answer(broker, request, 12, &mut held));
+    (response, held)
+}
+
+/// Copies of stored batches are counted against the response budget before they
+/// are made, and held with the answer; a partition answered with one batch is
+/// handed out as stored and costs nothing.
+#[test]
+fn copies_are_taken_from_the_response_budget() {
+    let broker = stored(Limits::default(), 2, 3, 1000);
+    let (response, held) = run_holding(&broker, fetching(&[0], i32::MAX, i32::MAX));
+    let bytes = served(&response)[0].1;
+    assert!(bytes > 3000, "three batches served: {bytes}");
+    assert_eq!(held.bytes(), bytes, "the copy of three batches is held");
+    drop(held);
+    assert_eq!(broker.responses.available(), broker.responses.bytes());
+
+    let one = stored(Limits::default(), 1, 1, 1000);
+    let (response, held) = run_holding(&one, fetching(&[0], i32::MAX, i32::MAX));
+    assert!(served(&response)[0].1 > 1000);
+    assert_eq!(held.bytes(), 0, "one batch is not copied");
 }
 
 /// The attack: 500 repeats of one partition, max_bytes 2^31-1, over 1 MiB
