@@ -41,7 +41,8 @@
 //! What it serves is listed in `api.rs`; the layout follows a request's way:
 //! `connection.rs` reads frames and answers them in order, `api.rs` picks the
 //! handler, `handlers/` answers each API from the partition logs (`log.rs`) and
-//! the group coordinator (`groups.rs`).
+//! the group coordinator (`groups.rs`), and `held.rs` keeps the response budget
+//! an answer takes until it is written.
 
 mod api;
 mod config;
