@@ -168,3 +168,27 @@ pub fn codecs() -> &'static [Codec] {
 pub fn codec(name: &str) -> Option<Codec> {
     codecs().iter().find(|c| c.schema.name == name).copied()
 }
+
+/// A message at one of its versions.
+#[derive(Debug, Clone, Copy)]
+pub struct Case {
+    /// The message's codec.
+    pub message: Codec,
+    /// One of its valid versions.
+    pub version: i16,
+}
+
+/// Every registered message at every valid version, built once.
+pub fn every_version() -> &'static [Case] {
+    static CASES: OnceLock<Vec<Case>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        let mut cases = Vec::new();
+        for &message in codecs() {
+            let range = message.schema.valid_versions;
+            if let (Some(min), Some(max)) = (range.min(), range.max()) {
+                cases.extend((min..=max).map(|version| Case { message, version }));
+            }
+        }
+        cases
+    })
+}

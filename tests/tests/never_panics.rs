@@ -8,27 +8,25 @@
 //! like the runtime, leaves out tagged fields holding their default); strict
 //! prefixes of them must fail.
 
-use std::sync::OnceLock;
-
 use bytes::Bytes;
-use kwire_tests::codecs::{codecs, Codec};
+use kwire_tests::codecs::{codecs, every_version, Case};
 use kwire_tests::schema_writer::{write, Random};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-/// A message at one of its versions.
-#[derive(Clone, Copy)]
-struct Case {
-    message: Codec,
-    version: i16,
+/// What these tests do with a message at one of its versions.
+trait CaseExt {
+    fn name(&self) -> &'static str;
+    /// A random valid encoding, named by `seed`.
+    fn random(&self, seed: u64) -> Vec<u8>;
+    fn recode(&self, input: &[u8]) -> Option<Bytes>;
 }
 
-impl Case {
+impl CaseExt for Case {
     fn name(&self) -> &'static str {
         self.message.schema.name
     }
 
-    /// A random valid encoding, named by `seed`.
     fn random(&self, seed: u64) -> Vec<u8> {
         write(self.message.schema, self.version, &mut Random::seeded(seed))
     }
@@ -40,17 +38,7 @@ impl Case {
 
 /// Every registered message at every valid version.
 fn cases() -> &'static [Case] {
-    static CASES: OnceLock<Vec<Case>> = OnceLock::new();
-    CASES.get_or_init(|| {
-        let mut cases = Vec::new();
-        for &message in codecs() {
-            let range = message.schema.valid_versions;
-            if let (Some(min), Some(max)) = (range.min(), range.max()) {
-                cases.extend((min..=max).map(|version| Case { message, version }));
-            }
-        }
-        cases
-    })
+    every_version()
 }
 
 const SEEDS_PER_CASE: u64 = 6;

@@ -5,34 +5,16 @@
 //! byte and field path). Inputs are random valid encodings written from the
 //! runtime schema, then mutations of them.
 
-use std::sync::OnceLock;
-
 use bytes::Bytes;
 use kwire::walk::{self, Span};
 use kwire::{DecodeError, Reader};
-use kwire_tests::codecs::{codecs, Codec, RecodeError};
+use kwire_tests::codecs::{every_version, Case, RecodeError};
 use kwire_tests::schema_writer::{write, Nulls, Populated, Random};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-#[derive(Clone, Copy)]
-struct Case {
-    message: Codec,
-    version: i16,
-}
-
 fn cases() -> &'static [Case] {
-    static CASES: OnceLock<Vec<Case>> = OnceLock::new();
-    CASES.get_or_init(|| {
-        let mut cases = Vec::new();
-        for &message in codecs() {
-            let range = message.schema.valid_versions;
-            if let (Some(min), Some(max)) = (range.min(), range.max()) {
-                cases.extend((min..=max).map(|version| Case { message, version }));
-            }
-        }
-        cases
-    })
+    every_version()
 }
 
 /// The walk of a whole body, as `Message::decode` reads one: every byte must belong
