@@ -10,16 +10,15 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
-from kafka_codec import (array_len, i8, i16, i32, i64, nullable_string, string,  # noqa: E402
-                         uvarint)
+from kafka_codec import (array_len, i8, i16, i32, i64, nullable_string, request,  # noqa: E402
+                         string, uvarint)
 
 CLIENT_ID = "hostility"
 
 
 def frame(api_key, version, corr, body):
     """A non-flexible request (header v1) carrying `body`."""
-    payload = i16(api_key) + i16(version) + i32(corr) + nullable_string(CLIENT_ID, False) + body
-    return i32(len(payload)) + payload
+    return request(api_key, version, corr, body, False, CLIENT_ID)
 
 
 def api_versions(corr):

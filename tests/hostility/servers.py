@@ -7,14 +7,14 @@ probe that finds a leak cannot take the machine with it) and the probe fails."""
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
-from kafka_codec import recv_exact  # noqa: E402
+# connect and read_frame are the probes' too: attacks.py and limits.py take them from here.
+from kafka_codec import connect, read_frame  # noqa: E402,F401
 
 import requests  # noqa: E402
 
@@ -126,21 +126,6 @@ def stop_all(started):
     """Stops every server a probe started, each by its PID."""
     for server in started:
         server.stop()
-
-
-def connect(address, timeout=5.0):
-    host, port = address.rsplit(":", 1)
-    sock = socket.create_connection((host, int(port)), timeout=timeout)
-    sock.settimeout(timeout)
-    return sock
-
-
-def read_frame(sock):
-    """The next response frame's payload (correlation id first), or None."""
-    size = recv_exact(sock, 4)
-    if size is None:
-        return None
-    return recv_exact(sock, int.from_bytes(size, "big", signed=True))
 
 
 def ask(address, frame, timeout=5.0):

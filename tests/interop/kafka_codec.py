@@ -1,8 +1,10 @@
 """Kafka's primitive encodings, shared by the interop scripts (capture servers,
 probes, the batch decoder): big-endian integers, unsigned varints, strings and
-arrays in classic and flexible (compact) form, and reading exact byte counts from
-a socket. Standard library only."""
+arrays in classic and flexible (compact) form, request frames, and connecting to
+a server and reading exact byte counts and whole frames from it. Standard library
+only."""
 
+import socket
 import struct
 
 TAGS = b"\x00"  # an empty tagged-field section
@@ -76,3 +78,29 @@ def recv_exact(sock, n):
             return None
         buf += chunk
     return bytes(buf)
+
+
+def request(api_key, version, corr, body, flexible, client_id):
+    """A request frame: header v1 (v2 when flexible), then `body`."""
+    header = i16(api_key) + i16(version) + i32(corr) + nullable_string(client_id, False)
+    if flexible:
+        header += TAGS
+    payload = header + body
+    return i32(len(payload)) + payload
+
+
+def connect(address, timeout=5.0):
+    """A socket to HOST:PORT with `timeout` on connecting and on every read."""
+    host, port = address.rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)), timeout=timeout)
+    sock.settimeout(timeout)
+    return sock
+
+
+def read_frame(sock):
+    """The next frame's contents (after its length prefix), or None if the
+    peer closes first."""
+    size = recv_exact(sock, 4)
+    if size is None:
+        return None
+    return recv_exact(sock, struct.unpack(">i", size)[0])

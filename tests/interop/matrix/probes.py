@@ -18,19 +18,15 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from kafka_codec import TAGS, array_len, i16, i32, nullable_string, recv_exact  # noqa: E402
+import kafka_codec  # noqa: E402
+from kafka_codec import TAGS, array_len, i16, i32, nullable_string  # noqa: E402
 
 TIMEOUT = 5.0
 UNSUPPORTED_VERSION = 35
 
 
 def request(api_key, version, corr, body, flexible):
-    """A request frame: header v1 (v2 when flexible) and `body`."""
-    header = i16(api_key) + i16(version) + i32(corr) + nullable_string("probe", False)
-    if flexible:
-        header += TAGS
-    payload = header + body
-    return i32(len(payload)) + payload
+    return kafka_codec.request(api_key, version, corr, body, flexible, "probe")
 
 
 def api_versions(corr, version=3):
@@ -52,19 +48,12 @@ def produce_acks0(corr):
 
 
 def connect(address):
-    host, port = address.rsplit(":", 1)
-    sock = socket.create_connection((host, int(port)), timeout=TIMEOUT)
-    sock.settimeout(TIMEOUT)
-    return sock
+    return kafka_codec.connect(address, TIMEOUT)
 
 
 def read_response(sock):
     """(correlation id, body after it) of the next response, or None if closed."""
-    size = recv_exact(sock, 4)
-    if size is None:
-        return None
-    n = struct.unpack(">i", size)[0]
-    data = recv_exact(sock, n)
+    data = kafka_codec.read_frame(sock)
     if data is None:
         return None
     return struct.unpack(">i", data[:4])[0], data[4:]
