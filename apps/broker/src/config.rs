@@ -201,32 +201,36 @@ impl Limits {
         option: &str,
         value: &mut impl FnMut(&str) -> Result<String, UsageError>,
     ) -> Result<bool, UsageError> {
-        if option == "--log-max-bytes" {
-            let given = value(option)?;
-            self.log_max_bytes = given
-                .parse()
-                .ok()
-                .filter(|n: &i64| *n >= 0)
-                .ok_or_else(|| UsageError(format!("{option} {given}: not a size")))?;
-            return Ok(true);
-        }
-        let field = match option {
-            "--max-partitions-per-topic" => &mut self.max_partitions_per_topic,
-            "--max-partitions" => &mut self.max_partitions,
-            "--fetch-max-bytes" => &mut self.fetch_max_bytes,
-            "--fetch-max-wait-ms" => &mut self.fetch_max_wait_ms,
-            "--group-max-size" => &mut self.group_max_size,
-            "--offset-metadata-max-bytes" => &mut self.offset_metadata_max_bytes,
-            _ => return Ok(false),
+        let count = |value: &mut dyn FnMut(&str) -> Result<String, UsageError>| {
+            non_negative::<i32>(option, &value(option)?, "a count")
         };
-        let given = value(option)?;
-        *field = given
-            .parse()
-            .ok()
-            .filter(|n: &i32| *n >= 0)
-            .ok_or_else(|| UsageError(format!("{option} {given}: not a count")))?;
+        match option {
+            "--max-partitions-per-topic" => self.max_partitions_per_topic = count(value)?,
+            "--max-partitions" => self.max_partitions = count(value)?,
+            "--fetch-max-bytes" => self.fetch_max_bytes = count(value)?,
+            "--fetch-max-wait-ms" => self.fetch_max_wait_ms = count(value)?,
+            "--group-max-size" => self.group_max_size = count(value)?,
+            "--offset-metadata-max-bytes" => self.offset_metadata_max_bytes = count(value)?,
+            "--log-max-bytes" => {
+                self.log_max_bytes = non_negative(option, &value(option)?, "a size")?;
+            }
+            _ => return Ok(false),
+        }
         Ok(true)
     }
+}
+
+/// `given` as a number of at least 0, or a usage error saying it is not `what`.
+fn non_negative<T: std::str::FromStr + PartialOrd + Default>(
+    option: &str,
+    given: &str,
+    what: &str,
+) -> Result<T, UsageError> {
+    given
+        .parse()
+        .ok()
+        .filter(|n| *n >= T::default())
+        .ok_or_else(|| UsageError(format!("{option} {given}: not {what}")))
 }
 
 #[cfg(test)]
