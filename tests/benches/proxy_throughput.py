@@ -93,7 +93,8 @@ def kcat(args, timeout):
 
 def one_run(address, topic, data, count):
     servers.ask(address, requests.create_topics(1, topic, 1), timeout=30)
-    produced = kcat(["-P", "-b", address, "-t", topic, "-l", "-X", "message.timeout.ms=50000", data], timeout=60)
+    produced = kcat(["-P", "-b", address, "-t", topic, "-l", "-X", "message.timeout.ms=50000",
+                     data], timeout=60)
     consumed = kcat(["-C", "-b", address, "-t", topic, "-o", "beginning", "-e", "-q",
                      "-c", str(count)], timeout=60)
     return produced, consumed
