@@ -58,7 +58,7 @@ use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kwire_net::server::{MemoryBudget, ServerLimits};
+use kwire_net::server::{MemoryBudget, ServerLimits, EVICTION_PATIENCE};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -163,11 +163,11 @@ async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<
     let accept = async {
         loop {
             match listener.accept().await {
-                // Waits (a second at most) for a connection evicted to make room
-                // to be gone, so that descriptors never run out at the limit.
+                // Waits (EVICTION_PATIENCE at most) for a connection evicted to
+                // make room to be gone, so that descriptors never run out at the limit.
                 Ok((stream, peer)) => match limits
                     .connections
-                    .admit_when_room(peer.ip(), Duration::from_secs(1))
+                    .admit_when_room(peer.ip(), EVICTION_PATIENCE)
                     .await
                 {
                     Ok(slot) => {

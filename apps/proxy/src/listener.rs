@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use kwire_net::server::{MemoryBudget, ServerLimits};
+use kwire_net::server::{MemoryBudget, ServerLimits, EVICTION_PATIENCE};
 use tokio::net::TcpListener;
 use tracing::{info, info_span, warn, Instrument};
 
@@ -63,10 +63,6 @@ impl Proxy {
 pub fn spawn(listener: TcpListener, upstream: BrokerAddress, proxy: Arc<Proxy>) {
     tokio::spawn(serve(listener, upstream, proxy));
 }
-
-/// How long accepting waits for a connection evicted to make room to close: its
-/// two descriptors must be free before the newcomer opens its upstream one.
-const EVICTION_PATIENCE: Duration = Duration::from_secs(1);
 
 async fn serve(listener: TcpListener, upstream: BrokerAddress, proxy: Arc<Proxy>) {
     loop {

@@ -167,6 +167,11 @@ impl ConnectionLimits {
     }
 }
 
+/// How long an accept loop waits, at most, for a connection evicted to make room
+/// to be gone ([`ConnectionLimits::admit_when_room`]): an idle connection told to
+/// close does so as soon as its task runs, well within this even on a busy machine.
+pub const EVICTION_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+
 impl ConnectionLimits {
     /// [`admit`](Self::admit), then, if connections told to close to make room
     /// are still open, waits until they are gone or `patience` has passed.

@@ -55,7 +55,7 @@ mod reader;
 
 pub use budget::{BudgetPermit, MemoryBudget};
 pub use config::{ConfigError, ServerConfig, ServerLimits, PROPERTIES};
-pub use connections::{ConnectionLimits, ConnectionSlot};
+pub use connections::{ConnectionLimits, ConnectionSlot, EVICTION_PATIENCE};
 pub use error::{AdmitError, BudgetError, ServerError};
 pub use open_files::open_files_limit;
 pub use reader::{Frame, FrameReader};
