@@ -330,6 +330,28 @@ def _not_oldest(evicted):
 
 # --------------------------------------------------------- upstream timeout --
 
+def _thread_state(pid, task):
+    """A thread's state letter, the field after the parenthesised name in its stat."""
+    with open("/proc/%d/task/%s/stat" % (pid, task)) as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+def _wait_stopped(pid, most=5.0):
+    """Returns once every thread of `pid` is stopped (state T in /proc), at most
+    `most` s: kill() only queues SIGSTOP, and on a busy machine a broker thread
+    still running could answer the next request (seen once: "answered while the
+    broker was stopped")."""
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        try:
+            states = [_thread_state(pid, task) for task in os.listdir("/proc/%d/task" % pid)]
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        if all(state in ("T", "t") for state in states):
+            return
+        time.sleep(0.01)
+
+
 def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
     """The broker behind a proxy stopped (SIGSTOP) with a request in flight: the
     proxy closes the client between timeout_ms - 0.5 s and timeout_ms + slack,
@@ -344,6 +366,7 @@ def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
                 out.problems.append("no answer before the broker was stopped")
             os.kill(broker.proc.pid, signal.SIGSTOP)
             stopped = True
+            _wait_stopped(broker.proc.pid)
             started = time.monotonic()
             sock.sendall(requests.api_versions(2))
             try:
