@@ -1,18 +1,22 @@
 """How much the verifying proxy costs a fast client: librdkafka 2.16 (kcat through
 tests/interop/kcat-librdkafka-2.16.sh) produces and then consumes 200 MB of
-1 KiB messages against our broker directly, through our proxy, and through
-tansu's proxy (`tansu proxy --origin-url ...`), each on 127.0.0.1.
+1 KiB messages against our broker directly, through our proxy, through socat
+(a plain forwarder: what one more hop costs here, the floor under any proxy) and
+through tansu's proxy (`tansu proxy --origin-url ...`), each on 127.0.0.1.
 
-    python3 tests/benches/proxy_throughput.py [--mb 200] [--runs 3] [--no-build]
+    python3 tests/benches/proxy_throughput.py [--mb 200] [--runs 7] [--no-build]
+        [--setups 'direct,kwire-proxy,socat,tansu proxy']
 
-A benchmark, not a test: it prints the seconds of each run and the median per
-setup, and the proxy's median as a percentage over direct. Needs kcat (apt-get
-install kcat) and the interop clients' virtualenv (the kcat wrapper makes it);
-tansu from tests/interop/broker.py's virtualenv. Every process started is
+A benchmark, not a test: every setup runs at once, each on its own broker, and
+the runs are interleaved; it prints the seconds of each run and the median per
+setup, and each forwarder's median as a percentage over direct. Needs kcat and
+socat (apt-get install kcat socat) and the interop clients' virtualenv (the kcat
+wrapper makes it); tansu from tests/interop/broker.py's virtualenv. Every process started is
 stopped by its PID."""
 
 import argparse
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -100,12 +104,71 @@ def one_run(address, topic, data, count):
     return produced, consumed
 
 
+SETUPS = ("direct", "kwire-proxy", "socat", "tansu proxy")
+
+
+class Socat:
+    """A plain TCP forwarder (1 MiB buffers), verifying and rewriting nothing: what
+    one more hop costs on this machine, the floor under any proxy. Its broker
+    advertises socat's port, so that the client's data goes through it too."""
+
+    def __init__(self, port, upstream, log):
+        self.port = port
+        self.log = open(log, "wb")
+        self.proc = subprocess.Popen(["socat", "-b", "1048576",
+                                      "TCP-LISTEN:%d,bind=127.0.0.1,fork,reuseaddr" % port,
+                                      "TCP:%s" % upstream],
+                                     stdout=self.log, stderr=self.log, start_new_session=True)
+        self.address = "127.0.0.1:%d" % port
+        try:
+            wait_port(port, self.proc)
+        except Exception:
+            self.stop()
+            raise
+
+    def stop(self):
+        # Its forks are in its session: stop them all.
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def start(setup, work):
+    """The servers of one setup (each its own broker), and the address to use."""
+    log = os.path.join(work, setup.replace(" ", "-") + "-broker.log")
+    socat_port = free_port() if setup == "socat" else None
+    if socat_port:
+        broker = servers.Server.broker(log, "--advertise", "127.0.0.1:%d" % socat_port)
+    else:
+        broker = servers.Server.broker(log)
+    started = [broker]
+    try:
+        if socat_port:
+            started.append(Socat(socat_port, broker.address, os.path.join(work, "socat.log")))
+        elif setup == "kwire-proxy":
+            started.append(servers.Server.proxy(broker.address, os.path.join(work, "proxy.log")))
+        elif setup == "tansu proxy":
+            started.append(TansuProxy(broker.address, os.path.join(work, "tansu-proxy.log")))
+    except Exception:
+        servers.stop_all(started)
+        raise
+    return started, started[-1].address
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=int, default=200)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--setups", default=",".join(SETUPS),
+                    help="comma-separated, of: " + ", ".join(SETUPS))
     args = ap.parse_args()
+    setups = [s for s in args.setups.split(",") if s]
     if not args.no_build:
         servers.install()
     work = tempfile.mkdtemp(prefix="proxy-bench-")
@@ -114,32 +177,32 @@ def main():
     with open(data, "wb") as f:
         line = b"m" * 1023 + b"\n"
         f.write(line * count)
-    results = {}
-    for setup in ("direct", "kwire-proxy", "tansu proxy"):
-        broker = servers.Server.broker(os.path.join(work, setup.replace(" ", "-") + "-broker.log"))
-        front = None
-        try:
-            if setup == "kwire-proxy":
-                front = servers.Server.proxy(broker.address, os.path.join(work, "proxy.log"))
-            elif setup == "tansu proxy":
-                front = TansuProxy(broker.address, os.path.join(work, "tansu-proxy.log"))
-            address = front.address if front else broker.address
-            runs = []
-            for n in range(args.runs):
+    started, addresses = [], {}
+    results = {setup: [] for setup in setups}
+    failed = set()
+    try:
+        for setup in setups:
+            processes, addresses[setup] = start(setup, work)
+            started.extend(processes)
+        # Interleaved, each run in a rotated order: a machine whose speed drifts
+        # (a VM's neighbours) then weighs on every setup alike.
+        for n in range(args.runs):
+            for i in range(len(setups)):
+                setup = setups[(n + i) % len(setups)]
+                if setup in failed:
+                    continue
                 try:
-                    runs.append(one_run(address, "bench-%d" % n, data, count))
+                    produced, consumed = one_run(addresses[setup], "bench-%d" % n, data, count)
                 except (RuntimeError, subprocess.TimeoutExpired) as error:
                     print("%-12s run %d failed: %s" % (setup, n, str(error).strip()[-300:]))
-                    break
-            results[setup] = runs
-            for produced, consumed in runs:
+                    failed.add(setup)
+                    continue
+                results[setup].append((produced, consumed))
                 print("%-12s produce %.2f s  consume %.2f s" % (setup, produced, consumed),
                       flush=True)
-        finally:
-            if front:
-                front.stop()
-            broker.stop()
-    print("\n%d MB of 1 KiB messages (%d), librdkafka 2.16, medians of %d runs:"
+    finally:
+        servers.stop_all(reversed(started))
+    print("\n%d MB of 1 KiB messages (%d), librdkafka 2.16, medians of %d interleaved runs:"
           % (args.mb, count, args.runs))
     direct = results.get("direct") or []
     for setup, runs in results.items():

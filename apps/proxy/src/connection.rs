@@ -26,7 +26,7 @@ use crate::listener::Proxy;
 use crate::rewrite;
 use crate::routes::{self, BrokerAddress};
 use crate::stats::{api_name, ApiCounts};
-use crate::verify::{self, hex, Check, DecodedResponse};
+use crate::verify::{self, hex, DecodedRequest, DecodedResponse, Verdict};
 
 /// How long to wait for the upstream broker to accept the connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -157,17 +157,17 @@ fn lock(in_flight: &Mutex<InFlight>) -> MutexGuard<'_, InFlight> {
     in_flight.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Client → broker: splits the client's stream into request frames, verifies each,
-/// records it as in flight, and forwards it unchanged.
+/// Client → broker: splits the client's stream into request frames, reads each,
+/// records it as in flight, forwards it unchanged, and queues its check.
 ///
 /// The reader holds the client to `--socket-request-max-bytes` (a negative or
 /// larger prefix ends this connection, and only this one), pays for each frame
-/// from the request budget until it is written upstream, and ends the connection
-/// when idle or evicted.
+/// from the request budget until it is written upstream and checked, and ends the
+/// connection when idle or evicted.
 async fn forward_requests(
     mut from: FrameReader<OwnedReadHalf>,
     mut to: OwnedWriteHalf,
-    proxy: &Proxy,
+    proxy: &Arc<Proxy>,
     in_flight: &Mutex<InFlight>,
 ) -> Result<(), ProxyError> {
     loop {
@@ -180,17 +180,27 @@ async fn forward_requests(
             }
             Err(error) => return Err(error.into()),
         };
-        on_request(&frame, proxy, in_flight);
+        let read = on_request(&frame, proxy, in_flight);
         to.write_all(&frame).await?;
+        if let Some((parsed, decoded)) = read {
+            let shared = Arc::clone(proxy);
+            let check = move || check_request(&frame, &parsed, decoded, &shared);
+            proxy.verify_queue.submit(check).await;
+        }
     }
     // Pass the end of the requests on, as the client meant it.
     to.shutdown().await?;
     Ok(())
 }
 
-/// Verifies and counts one request frame, and records it as awaiting a response
-/// unless it gets none.
-fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
+/// Reads one request frame and records it as awaiting a response unless it gets
+/// none; returns what the check needs, or `None` when the frame was counted
+/// already (it did not decode).
+fn on_request(
+    frame: &Bytes,
+    proxy: &Proxy,
+    in_flight: &Mutex<InFlight>,
+) -> Option<(RequestFrame, DecodedRequest)> {
     let bytes = frame.len() as u64;
     let parsed = match RequestFrame::parse(frame) {
         Ok(parsed) => parsed,
@@ -216,9 +226,61 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
                     ..ApiCounts::default()
                 });
             });
-            return;
+            return None;
         }
     };
+    let (key, version, correlation_id) = (
+        parsed.api_key(),
+        parsed.api_version(),
+        parsed.correlation_id(),
+    );
+    let read = verify::read_request(&parsed);
+    let (answer, waits) = match &read {
+        // acks = 0: the broker answers nothing.
+        Ok(decoded) => match &decoded.body {
+            Request::Produce(produce) if produce.acks == 0 => (None, Duration::ZERO),
+            body => (Some(Answer::Expected), broker_wait(body)),
+        },
+        Err(_) if key == ApiKey::Produce.key() => (Some(Answer::Unknown), Duration::ZERO),
+        Err(_) => (Some(Answer::Expected), Duration::ZERO),
+    };
+    if let Some(answer) = answer {
+        lock(in_flight).push(Pending {
+            correlation_id,
+            api_key: key,
+            version,
+            answer,
+            sent: tokio::time::Instant::now(),
+            waits,
+        });
+    }
+    match read {
+        Ok(decoded) => Some((parsed, decoded)),
+        Err(why) => {
+            warn!(
+                correlation_id,
+                api = api_name(key),
+                version,
+                bytes,
+                "request does not decode (forwarded as is): {why}"
+            );
+            log_hex(frame, None);
+            proxy.stats.count(key, |total| {
+                total.add(&ApiCounts {
+                    requests: 1,
+                    request_bytes: bytes,
+                    decode_failures: 1,
+                    ..ApiCounts::default()
+                });
+            });
+            None
+        }
+    }
+}
+
+/// Checks a forwarded request's re-encoding, then logs and counts it.
+fn check_request(frame: &Bytes, parsed: &RequestFrame, decoded: DecodedRequest, proxy: &Proxy) {
+    let bytes = frame.len() as u64;
     let (key, version, correlation_id) = (
         parsed.api_key(),
         parsed.api_version(),
@@ -230,24 +292,8 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
         request_bytes: bytes,
         ..ApiCounts::default()
     };
-    let check = verify::request(frame, &parsed);
-    let answer = match &check {
-        Check::Verified { decoded, .. } | Check::Mismatch { decoded, .. } => match &decoded.body {
-            // acks = 0: the broker answers nothing.
-            Request::Produce(produce) if produce.acks == 0 => None,
-            _ => Some(Answer::Expected),
-        },
-        Check::Undecodable(_) if key == ApiKey::Produce.key() => Some(Answer::Unknown),
-        Check::Undecodable(_) => Some(Answer::Expected),
-    };
-    let waits = match &check {
-        Check::Verified { decoded, .. } | Check::Mismatch { decoded, .. } => {
-            broker_wait(&decoded.body)
-        }
-        Check::Undecodable(_) => Duration::ZERO,
-    };
-    match &check {
-        Check::Verified { decoded, canonical } => {
+    match verify::check_request(frame, &decoded) {
+        Verdict::Verified { canonical } => {
             debug!(
                 correlation_id,
                 api,
@@ -258,7 +304,7 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
                 "request"
             );
         }
-        Check::Mismatch { why, reencoded, .. } => {
+        Verdict::Mismatch { why, reencoded } => {
             counts.mismatches = 1;
             warn!(
                 correlation_id,
@@ -266,24 +312,6 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) {
             );
             log_hex(frame, reencoded.as_ref());
         }
-        Check::Undecodable(why) => {
-            counts.decode_failures = 1;
-            warn!(
-                correlation_id,
-                api, version, bytes, "request does not decode (forwarded as is): {why}"
-            );
-            log_hex(frame, None);
-        }
-    }
-    if let Some(answer) = answer {
-        lock(in_flight).push(Pending {
-            correlation_id,
-            api_key: key,
-            version,
-            answer,
-            sent: tokio::time::Instant::now(),
-            waits,
-        });
     }
     proxy.stats.count(key, |total| total.add(&counts));
 }
@@ -302,13 +330,14 @@ fn broker_wait(request: &Request) -> Duration {
 }
 
 /// Broker → client: splits the broker's stream into response frames, reads each by
-/// its request's API and version, verifies it, rewrites broker addresses, and
-/// forwards it.
+/// its request's API and version, rewrites broker addresses, forwards it, and
+/// checks it (after forwarding, unless it carries addresses).
 ///
 /// Each response is paid for from the response budget until it is written to the
-/// client, and may be at most `--response-max-bytes`: a broken or hostile broker
-/// cannot make the proxy buffer without bound. No idle timeout: a broker is silent
-/// whenever no request is in flight; the request timeout watches for a hung one.
+/// client and checked, and may be at most `--response-max-bytes`: a broken or
+/// hostile broker cannot make the proxy buffer without bound. No idle timeout: a
+/// broker is silent whenever no request is in flight; the request timeout watches
+/// for a hung one.
 async fn forward_responses(
     from: OwnedReadHalf,
     mut to: OwnedWriteHalf,
@@ -328,18 +357,35 @@ async fn forward_responses(
             }
             Err(error) => return Err(error.into()),
         };
-        let out = on_response(frame.bytes().clone(), proxy, in_flight).await;
-        to.write_all(&out).await?;
-        // The budget is given back once the client has the bytes.
-        drop(frame);
+        match on_response(frame.bytes(), proxy, in_flight).await {
+            Forward::Checked(out) => to.write_all(&out).await?,
+            Forward::CheckAfter(decoded, version) => {
+                to.write_all(&frame).await?;
+                let shared = Arc::clone(proxy);
+                // The budget is given back once the check is done.
+                let check = move || check_response(frame.bytes(), version, &decoded, &shared);
+                proxy.verify_queue.submit(check).await;
+            }
+        }
     }
 }
 
-/// Verifies and counts one response frame; returns the frame to forward (the
-/// original, or one with broker addresses rewritten).
-async fn on_response(frame: Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlight>) -> Bytes {
+/// What to do with a response frame.
+enum Forward {
+    /// Send these bytes (the original, or one with addresses rewritten); the frame
+    /// was checked and counted.
+    Checked(Bytes),
+    /// Send the original, then check it (read at the request's version, given).
+    CheckAfter(Box<DecodedResponse>, i16),
+}
+
+/// Reads one response frame. A response that carries broker addresses is checked
+/// now, since its rewriting trusts the re-encoding; any other goes through as it
+/// came and is checked after.
+async fn on_response(frame: &Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlight>) -> Forward {
     let bytes = frame.len() as u64;
-    let correlation_id = match frame::response_correlation_id(&frame) {
+    let unread = Forward::Checked(frame.clone());
+    let correlation_id = match frame::response_correlation_id(frame) {
         Ok(correlation_id) => correlation_id,
         Err(error) => {
             warn!(
@@ -347,7 +393,7 @@ async fn on_response(frame: Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFligh
                 chain(&error)
             );
             proxy.stats.count_unmatched();
-            return frame;
+            return unread;
         }
     };
     let answered = lock(in_flight).answer(correlation_id);
@@ -357,7 +403,7 @@ async fn on_response(frame: Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFligh
             bytes, "response answers no request in flight (forwarded unread)"
         );
         proxy.stats.count_unmatched();
-        return frame;
+        return unread;
     };
     let (key, version) = (pending.api_key, pending.version);
     let api = api_name(key);
@@ -366,8 +412,24 @@ async fn on_response(frame: Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFligh
         response_bytes: bytes,
         ..ApiCounts::default()
     };
-    let out = match verify::response(&frame, key, version) {
-        Check::Verified { decoded, canonical } => {
+    let mut decoded = match verify::read_response(frame, key, version) {
+        Ok(decoded) => decoded,
+        Err(why) => {
+            counts.decode_failures = 1;
+            warn!(
+                correlation_id,
+                api, version, bytes, "response does not decode (forwarded as is): {why}"
+            );
+            log_hex(frame, None);
+            proxy.stats.count(key, |total| total.add(&counts));
+            return unread;
+        }
+    };
+    if rewrite::endpoints(&mut decoded.body, decoded.version).is_empty() {
+        return Forward::CheckAfter(Box::new(decoded), version);
+    }
+    let out = match verify::check_response(frame, &decoded) {
+        Verdict::Verified { canonical } => {
             let read_at = decoded.version;
             let rewritten = match rewrite_addresses(decoded, proxy).await {
                 Ok(rewritten) => rewritten,
@@ -397,42 +459,58 @@ async fn on_response(frame: Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFligh
                     counts.rewrites = 1;
                     rewritten
                 }
-                None => frame,
+                None => frame.clone(),
             }
         }
-        Check::Mismatch {
-            mut decoded,
-            why,
-            reencoded,
-        } => {
+        Verdict::Mismatch { why, reencoded } => {
             counts.mismatches = 1;
             warn!(
                 correlation_id,
                 api, version, bytes, "response mismatch: {why}"
             );
-            log_hex(&frame, reencoded.as_ref());
+            log_hex(frame, reencoded.as_ref());
             // The re-encoding is what failed, so a rewritten frame cannot be
             // trusted either: the client gets the broker's own addresses.
-            if !rewrite::endpoints(&mut decoded.body, decoded.version).is_empty() {
-                warn!(
-                    api,
-                    version, "broker addresses not rewritten: the client may bypass the proxy"
-                );
-            }
-            frame
-        }
-        Check::Undecodable(why) => {
-            counts.decode_failures = 1;
             warn!(
-                correlation_id,
-                api, version, bytes, "response does not decode (forwarded as is): {why}"
+                api,
+                version, "broker addresses not rewritten: the client may bypass the proxy"
             );
-            log_hex(&frame, None);
-            frame
+            frame.clone()
         }
     };
     proxy.stats.count(key, |total| total.add(&counts));
-    out
+    Forward::Checked(out)
+}
+
+/// Checks a forwarded response that carried no broker address, then logs and
+/// counts it.
+fn check_response(frame: &Bytes, version: i16, decoded: &DecodedResponse, proxy: &Proxy) {
+    let bytes = frame.len() as u64;
+    let key = decoded.body.api().key();
+    let (correlation_id, read_at) = (decoded.header.correlation_id, decoded.version);
+    let api = api_name(key);
+    let mut counts = ApiCounts {
+        responses: 1,
+        response_bytes: bytes,
+        ..ApiCounts::default()
+    };
+    match verify::check_response(frame, decoded) {
+        Verdict::Verified { canonical } => {
+            debug!(
+                correlation_id,
+                api, version, read_at, bytes, canonical, "response"
+            );
+        }
+        Verdict::Mismatch { why, reencoded } => {
+            counts.mismatches = 1;
+            warn!(
+                correlation_id,
+                api, version, bytes, "response mismatch: {why}"
+            );
+            log_hex(frame, reencoded.as_ref());
+        }
+    }
+    proxy.stats.count(key, |total| total.add(&counts));
 }
 
 /// The original frame (and the re-encoded one) in hex at debug level: enough to

@@ -13,6 +13,7 @@ use crate::connection;
 use crate::error::chain;
 use crate::routes::{BrokerAddress, Routes};
 use crate::stats::Stats;
+use crate::verify_queue::VerifyQueue;
 
 /// What every listener and connection shares.
 #[derive(Debug)]
@@ -25,6 +26,8 @@ pub struct Proxy {
     next_connection: AtomicU64,
     /// What bounds memory, connections and waits.
     pub limits: Limits,
+    /// The checks of frames already forwarded.
+    pub verify_queue: VerifyQueue,
 }
 
 /// The proxy's limits: on its clients as a broker's (shared by every listener, as
@@ -50,6 +53,7 @@ impl Proxy {
             routes,
             next_connection: AtomicU64::new(1),
             limits,
+            verify_queue: VerifyQueue::default(),
         }
     }
 }

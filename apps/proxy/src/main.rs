@@ -22,7 +22,10 @@
 //!   listener when a response first names it, on a free port (of `--broker-ports`
 //!   if given).
 //! - A frame that does not decode, or whose re-encoding reads back differently, is
-//!   logged at warn and forwarded as it came.
+//!   logged at warn and forwarded as it came. A frame that needs no rewriting is
+//!   forwarded first and checked after, off the forwarding path (bounded: its
+//!   budget is held until checked); one that carries broker addresses is checked
+//!   before its rewrite.
 //! - Limits, on clients as a broker's, by Kafka's names:
 //!   `--queued-max-request-bytes` (request bytes buffered, default 512 MiB; reading
 //!   pauses while they are spent), `--socket-request-max-bytes` (100 MiB),
@@ -42,6 +45,7 @@
 //! Layout: `main.rs` (command line, signals, report), `listener.rs` (accept loops
 //! and shared state), `connection.rs` (forwarding one client), `in_flight.rs`
 //! (matching responses to requests), `verify.rs` (decode, re-encode, compare),
+//! `verify_queue.rs` (checks run after forwarding),
 //! `rewrite.rs` (where responses name brokers), `routes.rs` (broker → local
 //! listener), `stats.rs` (counts, table, JSON), `error.rs`.
 #![forbid(unsafe_code)]
@@ -54,6 +58,7 @@ mod rewrite;
 mod routes;
 mod stats;
 mod verify;
+mod verify_queue;
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -66,7 +71,7 @@ use std::time::Duration;
 
 use kwire_net::server::{ServerConfig, PROPERTIES};
 use tokio::net::TcpListener;
-use tracing::info;
+use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
 
 use crate::error::{chain, ProxyError};
@@ -251,7 +256,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Listens, forwards until SIGINT or SIGTERM, then reports.
+/// On stopping, how long the checks of frames already forwarded are awaited before
+/// the report.
+const CHECKS_DRAIN_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Listens, forwards until SIGINT or SIGTERM, then reports (once the checks queued
+/// have run).
 async fn run(args: Args) -> Result<(), ProxyError> {
     // Handlers are installed before the "listening" line: whoever reads it may
     // signal at once, and the default action would kill the proxy without a report.
@@ -279,6 +289,14 @@ async fn run(args: Args) -> Result<(), ProxyError> {
 
     let signal = shutdown.wait().await;
     info!("{signal}: stopping");
+    let unchecked = proxy.verify_queue.drain(CHECKS_DRAIN_TIMEOUT).await;
+    if unchecked > 0 {
+        warn!(
+            unchecked,
+            "frames forwarded but not checked in {CHECKS_DRAIN_TIMEOUT:?}"
+        );
+        proxy.stats.count_unchecked(unchecked as u64);
+    }
     report(&proxy.stats, args.report.as_deref())
 }
 

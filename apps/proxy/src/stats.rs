@@ -50,6 +50,9 @@ pub struct Stats {
     /// Responses whose correlation id matched no request in flight: they are
     /// forwarded, but no API key is known to count them under.
     unmatched: AtomicU64,
+    /// Frames forwarded whose check had not run when the proxy stopped: neither
+    /// verified nor counted above, so a report that has any proves nothing of them.
+    unchecked: AtomicU64,
 }
 
 /// The name of an API key for the report: Kafka's name, the retired API's name, or
@@ -74,6 +77,11 @@ impl Stats {
     /// Counts a response that answered no request in flight.
     pub fn count_unmatched(&self) {
         self.unmatched.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records `frames` forwarded but never checked (the proxy stopped first).
+    pub fn count_unchecked(&self, frames: u64) {
+        self.unchecked.fetch_add(frames, Ordering::Relaxed);
     }
 
     fn snapshot(&self) -> (BTreeMap<i16, ApiCounts>, ApiCounts, u64) {
@@ -159,6 +167,14 @@ impl Stats {
                 "{unmatched} responses matched no request in flight (forwarded, not counted above)"
             );
         }
+        let unchecked = self.unchecked.load(Ordering::Relaxed);
+        if unchecked > 0 {
+            let _ = writeln!(
+                out,
+                "{unchecked} frames forwarded but not checked before the proxy stopped \
+                 (not counted above)"
+            );
+        }
         out
     }
 
@@ -191,8 +207,10 @@ impl Stats {
         };
         format!(
             "{{\n  \"apis\": {apis},\n  \"mismatches\": {},\n  \"decode_failures\": {},\n  \
-             \"unmatched_responses\": {unmatched}\n}}\n",
-            total.mismatches, total.decode_failures,
+             \"unmatched_responses\": {unmatched},\n  \"unchecked\": {}\n}}\n",
+            total.mismatches,
+            total.decode_failures,
+            self.unchecked.load(Ordering::Relaxed),
         )
     }
 }

@@ -132,6 +132,18 @@ fn frame<H: Message, M: Message>(
     body: &M,
     version: i16,
 ) -> Result<Bytes, FrameError> {
+    let mut buf = BytesMut::new();
+    frame_into(header, header_version, body, version, &mut buf)?;
+    Ok(buf.freeze())
+}
+
+fn frame_into<H: Message, M: Message>(
+    header: &H,
+    header_version: i16,
+    body: &M,
+    version: i16,
+    buf: &mut BytesMut,
+) -> Result<(), FrameError> {
     let body = body.encoder(version)?;
     let body_len = body.len();
     let mut body = Some(body);
@@ -139,7 +151,13 @@ fn frame<H: Message, M: Message>(
         Some(body) => body.write_into(buf),
         None => Ok(()),
     };
-    frame_around(header, header_version, body_len, &mut write_body)
+    let start = buf.len();
+    let written = frame_around(header, header_version, body_len, &mut write_body, buf);
+    if written.is_err() {
+        // Nothing of a frame that failed stays behind.
+        buf.truncate(start);
+    }
+    written
 }
 
 /// Everything of a frame but the body's own encoding: one copy per header type
@@ -150,15 +168,16 @@ fn frame_around<H: Message>(
     header_version: i16,
     body_len: usize,
     write_body: &mut dyn FnMut(&mut BytesMut) -> Result<(), EncodeError>,
-) -> Result<Bytes, FrameError> {
+    buf: &mut BytesMut,
+) -> Result<(), FrameError> {
     let header = header.encoder(header_version)?;
     let len = header.len() + body_len;
     let prefix = length_prefix(len)?;
-    let mut buf = BytesMut::with_capacity(PREFIX_LEN + len);
+    buf.reserve(PREFIX_LEN + len);
     buf.put_slice(&prefix);
-    header.write_into(&mut buf)?;
-    write_body(&mut buf)?;
-    Ok(buf.freeze())
+    header.write_into(buf)?;
+    write_body(buf)?;
+    Ok(())
 }
 
 /// Frames a request: the body is written at `header.request_api_version`, which with
@@ -192,6 +211,59 @@ pub fn encode_response<M: Message>(
 ) -> Result<Bytes, FrameError> {
     api_key_of::<M>()?;
     frame(header, response_header_version::<M>(version), body, version)
+}
+
+/// Appends a request frame to `buf`, like [`encode_request`]: for a buffer kept
+/// and reused (cleared between frames), which costs no allocation once it has
+/// grown to the frames' size. On an error `buf` is as it was.
+///
+/// ```
+/// use bytes::BytesMut;
+/// use kwire_messages::{frame, api::ApiVersionsRequest, RequestHeader};
+///
+/// let header = RequestHeader::default()
+///     .with_request_api_key(18)
+///     .with_request_api_version(3)
+///     .with_correlation_id(1);
+/// let mut buf = BytesMut::new();
+/// frame::encode_request_into(&header, &ApiVersionsRequest::default(), &mut buf).unwrap();
+/// let one = buf.len();
+/// frame::encode_request_into(&header, &ApiVersionsRequest::default(), &mut buf).unwrap();
+/// assert_eq!(buf.len(), 2 * one); // appended, not replaced
+/// assert_eq!(buf[..one], frame::encode_request(&header, &ApiVersionsRequest::default()).unwrap());
+/// ```
+pub fn encode_request_into<M: Message>(
+    header: &RequestHeader,
+    body: &M,
+    buf: &mut BytesMut,
+) -> Result<(), FrameError> {
+    expect_api_key::<M>(header.request_api_key)?;
+    let version = header.request_api_version;
+    frame_into(
+        header,
+        request_header_version::<M>(version),
+        body,
+        version,
+        buf,
+    )
+}
+
+/// Appends a response frame to `buf`, like [`encode_response`] (see
+/// [`encode_request_into`]).
+pub fn encode_response_into<M: Message>(
+    header: &ResponseHeader,
+    body: &M,
+    version: i16,
+    buf: &mut BytesMut,
+) -> Result<(), FrameError> {
+    api_key_of::<M>()?;
+    frame_into(
+        header,
+        response_header_version::<M>(version),
+        body,
+        version,
+        buf,
+    )
 }
 
 /// Checks the length prefix and returns a reader positioned after it.
@@ -308,6 +380,52 @@ pub fn encode_any_response<R: ResponseEnum>(
         }
     }
     response.with_message(Encode(header, version))
+}
+
+/// Appends whichever request `request` holds to `buf`, like
+/// [`encode_request_into`].
+pub fn encode_any_request_into<R: RequestEnum>(
+    header: &RequestHeader,
+    request: &R,
+    buf: &mut BytesMut,
+) -> Result<(), FrameError> {
+    struct Encode<'h, 'b>(&'h RequestHeader, &'b mut BytesMut);
+    impl WithMessage for Encode<'_, '_> {
+        type Output = Result<(), FrameError>;
+        fn call<M: Message>(self, body: &M) -> Self::Output {
+            encode_request_into(self.0, body, self.1)
+        }
+    }
+    request.with_message(Encode(header, buf))
+}
+
+/// Appends whichever response `response` holds to `buf`, answering a request made
+/// at `version`, like [`encode_response_into`].
+///
+/// ```
+/// use bytes::BytesMut;
+/// use kwire_messages::{frame, api::HeartbeatResponse, Response, ResponseHeader};
+///
+/// let header = ResponseHeader::default().with_correlation_id(9);
+/// let response = Response::Heartbeat(HeartbeatResponse::default());
+/// let mut buf = BytesMut::new();
+/// frame::encode_any_response_into(&header, &response, 4, &mut buf).unwrap();
+/// assert_eq!(buf, frame::encode_any_response(&header, &response, 4).unwrap());
+/// ```
+pub fn encode_any_response_into<R: ResponseEnum>(
+    header: &ResponseHeader,
+    response: &R,
+    version: i16,
+    buf: &mut BytesMut,
+) -> Result<(), FrameError> {
+    struct Encode<'h, 'b>(&'h ResponseHeader, i16, &'b mut BytesMut);
+    impl WithMessage for Encode<'_, '_> {
+        type Output = Result<(), FrameError>;
+        fn call<M: Message>(self, body: &M) -> Self::Output {
+            encode_response_into(self.0, body, self.1, self.2)
+        }
+    }
+    response.with_message(Encode(header, version, buf))
 }
 
 /// Reads any Kafka request frame: the header's API key picks the body's type.

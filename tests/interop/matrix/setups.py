@@ -170,9 +170,10 @@ class Setup:
             self.problems.append("proxy report %s: %s" % (self.report_path, e))
             return
         rep = self.proxy_report
-        if rep.get("mismatches") or rep.get("decode_failures"):
-            self.problems.append("proxy: %s mismatch(es), %s decode failure(s)"
-                                 % (rep.get("mismatches"), rep.get("decode_failures")))
+        if rep.get("mismatches") or rep.get("decode_failures") or rep.get("unchecked"):
+            self.problems.append("proxy: %s mismatch(es), %s decode failure(s), %s frame(s) "
+                                 "not checked" % (rep.get("mismatches"), rep.get("decode_failures"),
+                                                  rep.get("unchecked")))
 
 
 def _read(path):
