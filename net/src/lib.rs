@@ -34,6 +34,8 @@ pub mod codec;
 #[cfg(any(feature = "blocking", feature = "tokio"))]
 mod io_error;
 pub mod negotiation;
+#[cfg(feature = "sasl")]
+pub mod sasl;
 #[cfg(feature = "tokio")]
 pub mod server;
 pub mod session;

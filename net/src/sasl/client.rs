@@ -1,0 +1,139 @@
+//! The client side of any mechanism, as one state machine.
+
+use super::error::SaslError;
+use super::mechanism::Mechanism;
+use super::plain;
+use super::scram::{ScramClient, ScramHash};
+
+/// What the client does next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientStep {
+    /// Send these bytes and wait for the server's answer.
+    Send(Vec<u8>),
+    /// Authenticated (for SCRAM: the server proved itself too).
+    Done,
+}
+
+/// A client's side of one SASL exchange, whatever the mechanism: the first
+/// message from [`start`](Self::start), then each server message to
+/// [`step`](Self::step) until [`ClientStep::Done`].
+///
+/// ```
+/// use kwire_net::sasl::{ClientStep, SaslClient, ScramHash, SaslServer, Users};
+///
+/// let users = Users::new().with_user("alice", "secret").unwrap();
+/// let mut client = SaslClient::scram(ScramHash::Sha512, "alice", "secret").unwrap();
+/// let mut server = SaslServer::new(client.mechanism());
+///
+/// let mut to_server = client.start().unwrap();
+/// loop {
+///     let reply = server.step(&to_server, &users).unwrap();
+///     match client.step(reply.message()).unwrap() {
+///         ClientStep::Send(next) => to_server = next,
+///         ClientStep::Done => break,
+///     }
+/// }
+/// assert_eq!(server.principal(), Some("alice"));
+/// ```
+#[derive(Debug)]
+pub struct SaslClient {
+    inner: Inner,
+}
+
+#[derive(Debug)]
+enum Inner {
+    Plain {
+        message: Option<Vec<u8>>,
+        sent: bool,
+        done: bool,
+    },
+    Scram {
+        client: ScramClient,
+        sent_final: bool,
+    },
+}
+
+impl SaslClient {
+    /// PLAIN with `username` and `password` (only over TLS: the password travels
+    /// as it is).
+    pub fn plain(username: &str, password: &str) -> Result<Self, SaslError> {
+        Ok(SaslClient {
+            inner: Inner::Plain {
+                message: Some(plain::message(username, password)?),
+                sent: false,
+                done: false,
+            },
+        })
+    }
+
+    /// SCRAM-SHA-256 or SCRAM-SHA-512 with `username` and `password`.
+    pub fn scram(hash: ScramHash, username: &str, password: &str) -> Result<Self, SaslError> {
+        Ok(Self::from_scram(ScramClient::new(
+            hash, username, password,
+        )?))
+    }
+
+    /// A SCRAM client built by hand (with extensions, say).
+    pub fn from_scram(client: ScramClient) -> Self {
+        SaslClient {
+            inner: Inner::Scram {
+                client,
+                sent_final: false,
+            },
+        }
+    }
+
+    /// The mechanism, to name in SaslHandshake.
+    pub fn mechanism(&self) -> Mechanism {
+        match &self.inner {
+            Inner::Plain { .. } => Mechanism::Plain,
+            Inner::Scram { client, .. } => Mechanism::Scram(client.hash()),
+        }
+    }
+
+    /// The first message, sent in the first SaslAuthenticate (or as the first
+    /// raw token after SaslHandshake v0).
+    pub fn start(&mut self) -> Result<Vec<u8>, SaslError> {
+        match &mut self.inner {
+            Inner::Plain { message, sent, .. } => {
+                *sent = true;
+                message
+                    .take()
+                    .ok_or(SaslError::OutOfOrder { step: "start" })
+            }
+            Inner::Scram { client, .. } => client.client_first(),
+        }
+    }
+
+    /// Reads the server's message (the `auth_bytes` of a successful
+    /// SaslAuthenticate response).
+    pub fn step(&mut self, from_server: &[u8]) -> Result<ClientStep, SaslError> {
+        match &mut self.inner {
+            // Kafka's broker answers a good PLAIN message with empty bytes.
+            Inner::Plain {
+                sent: true, done, ..
+            } if !*done => {
+                *done = true;
+                Ok(ClientStep::Done)
+            }
+            Inner::Plain { .. } => Err(SaslError::OutOfOrder {
+                step: "PLAIN reply",
+            }),
+            Inner::Scram { client, sent_final } if !*sent_final => {
+                *sent_final = true;
+                client.client_final(from_server).map(ClientStep::Send)
+            }
+            Inner::Scram { client, .. } => client
+                .verify_server_final(from_server)
+                .map(|()| ClientStep::Done),
+        }
+    }
+
+    /// Whether the exchange has completed.
+    pub fn is_done(&self) -> bool {
+        match &self.inner {
+            Inner::Plain { done, .. } => *done,
+            Inner::Scram { client, .. } => client.is_done(),
+        }
+    }
+}

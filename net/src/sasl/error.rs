@@ -1,0 +1,85 @@
+//! What can go wrong in a SASL exchange.
+
+use kwire_messages::ErrorCode;
+
+/// A SASL exchange that failed, on either side.
+///
+/// ```
+/// use kwire_messages::ErrorCode;
+/// use kwire_net::sasl::SaslError;
+///
+/// // What a server answers a client whose proof is wrong.
+/// assert_eq!(SaslError::AuthenticationFailed.error_code(), ErrorCode::SaslAuthenticationFailed);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SaslError {
+    /// The mechanism asked for is not among those enabled.
+    #[error("SASL mechanism {wanted} is not enabled; enabled: {}", enabled.join(", "))]
+    UnsupportedMechanism {
+        /// The mechanism asked for.
+        wanted: String,
+        /// Those the other side offers.
+        enabled: Vec<String>,
+    },
+    /// The credentials are wrong, or the user does not exist: deliberately one
+    /// error for both, as Kafka's broker answers.
+    #[error("authentication failed: invalid credentials")]
+    AuthenticationFailed,
+    /// A message that does not follow the mechanism's grammar.
+    #[error("malformed {what}: {detail}")]
+    Malformed {
+        /// Which message or part.
+        what: &'static str,
+        /// How it is wrong.
+        detail: String,
+    },
+    /// SCRAM: the server's nonce does not extend the client's, or the client's
+    /// final message carries another nonce than the server's (a replay).
+    #[error("SCRAM nonce mismatch")]
+    NonceMismatch,
+    /// SCRAM: an iteration count outside Kafka's bounds.
+    #[error("SCRAM iteration count {iterations} outside {min}..={max}")]
+    Iterations {
+        /// The count given.
+        iterations: u32,
+        /// The fewest allowed.
+        min: u32,
+        /// The most allowed.
+        max: u32,
+    },
+    /// SCRAM: the server's signature is not the one its stored credential makes:
+    /// it is not the server it claims to be.
+    #[error("SCRAM server signature does not verify")]
+    ServerSignature,
+    /// SCRAM: the server ended the exchange with `e=`.
+    #[error("the server refused the SCRAM exchange: {0}")]
+    ServerError(String),
+    /// A step run out of order (or after the exchange failed or finished).
+    #[error("SASL {step} out of order")]
+    OutOfOrder {
+        /// The step attempted.
+        step: &'static str,
+    },
+    /// SCRAM: the client asked for channel binding, which is not supported.
+    #[error("SCRAM channel binding is not supported")]
+    ChannelBinding,
+    /// The system's random source failed (nonces and salts need it).
+    #[error("no random bytes: {0}")]
+    Random(String),
+}
+
+impl SaslError {
+    /// The Kafka error code a broker answers this failure with, in the
+    /// SaslHandshake or SaslAuthenticate response: UNSUPPORTED_SASL_MECHANISM,
+    /// ILLEGAL_SASL_STATE for a step out of order, and SASL_AUTHENTICATION_FAILED
+    /// for everything else (a malformed message included, as Kafka's broker
+    /// answers it).
+    pub fn error_code(&self) -> ErrorCode {
+        match self {
+            SaslError::UnsupportedMechanism { .. } => ErrorCode::UnsupportedSaslMechanism,
+            SaslError::OutOfOrder { .. } => ErrorCode::IllegalSaslState,
+            _ => ErrorCode::SaslAuthenticationFailed,
+        }
+    }
+}

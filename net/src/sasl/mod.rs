@@ -1,0 +1,41 @@
+//! SASL authentication, sans-IO, for clients and servers (feature `sasl`): PLAIN,
+//! SCRAM-SHA-256 and SCRAM-SHA-512 as Kafka runs them.
+//!
+//! Each mechanism is a state machine over bytes: [`SaslClient`] gives the
+//! client's messages and checks the server's, [`SaslServer`] checks the client's
+//! against [`Credentials`] (such as [`Users`]) and answers. Moving the bytes (in
+//! SaslAuthenticate requests, or raw after SaslHandshake v0) is the caller's.
+//!
+//! A SCRAM client in a few lines, the server played by this crate too:
+//!
+//! ```
+//! use kwire_net::sasl::{ClientStep, SaslClient, SaslServer, ScramHash, Users};
+//!
+//! let users = Users::new().with_user("alice", "secret").unwrap();
+//! let mut server = SaslServer::new(kwire_net::sasl::Mechanism::Scram(ScramHash::Sha256));
+//!
+//! let mut client = SaslClient::scram(ScramHash::Sha256, "alice", "secret").unwrap();
+//! let first = client.start().unwrap();                          // client-first
+//! let challenge = server.step(&first, &users).unwrap();         // salt, iterations
+//! let ClientStep::Send(proof) = client.step(challenge.message()).unwrap() else {
+//!     panic!("SCRAM sends a proof")
+//! };
+//! let signed = server.step(&proof, &users).unwrap();            // server signature
+//! assert_eq!(client.step(signed.message()).unwrap(), ClientStep::Done);
+//! ```
+//!
+//! The cryptography is RustCrypto's (`hmac`, `sha2`, `pbkdf2`); nonces and salts
+//! come from the system's random source (`getrandom`).
+
+mod client;
+mod error;
+mod mechanism;
+pub mod plain;
+mod scram;
+mod server;
+
+pub use client::{ClientStep, SaslClient};
+pub use error::SaslError;
+pub use mechanism::Mechanism;
+pub use scram::{ScramClient, ScramCredential, ScramHash, ScramOutcome, ScramServer};
+pub use server::{Credentials, SaslServer, ServerStep, Users};

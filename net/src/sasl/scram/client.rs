@@ -1,0 +1,319 @@
+//! The client side of a SCRAM exchange (RFC 5802 section 5; RFC 7677).
+
+use super::attributes::{
+    attributes, check_nonce, decode64, encode64, escape_name, expect, malformed,
+};
+use super::credential::constant_time_eq;
+use super::hash::{xor, ScramHash};
+use crate::sasl::error::SaslError;
+
+/// GS2 header of a client without channel binding or authorization id: `n,,`.
+const GS2_HEADER: &str = "n,,";
+
+/// Random bytes in a client nonce (then base64: 32 printable characters).
+const NONCE_LEN: usize = 24;
+
+/// A SCRAM client: three messages, sans-IO.
+///
+/// [`client_first`](Self::client_first) gives the first message;
+/// [`client_final`](Self::client_final) reads the server's challenge (salt,
+/// iterations, the combined nonce) and gives the proof;
+/// [`verify_server_final`](Self::verify_server_final) checks that the server knew
+/// the credential too. Each refuses to run out of order.
+///
+/// ```
+/// use kwire_net::sasl::{ScramClient, ScramHash};
+///
+/// let mut client = ScramClient::new(ScramHash::Sha512, "alice", "secret").unwrap();
+/// let first = client.client_first().unwrap();
+/// assert!(first.starts_with(b"n,,n=alice,r="));
+/// ```
+#[derive(Debug)]
+pub struct ScramClient {
+    hash: ScramHash,
+    username: String,
+    password: String,
+    nonce: String,
+    extensions: Vec<(String, String)>,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    Initial,
+    SentFirst { client_first_bare: String },
+    SentFinal { server_signature: Vec<u8> },
+    Done,
+    Failed,
+}
+
+impl ScramClient {
+    /// A client for `username` with `password`, with a fresh random nonce.
+    pub fn new(hash: ScramHash, username: &str, password: &str) -> Result<Self, SaslError> {
+        let mut random = [0; NONCE_LEN];
+        getrandom::fill(&mut random).map_err(|error| SaslError::Random(error.to_string()))?;
+        Ok(Self::with_nonce(
+            hash,
+            username,
+            password,
+            &encode64(&random),
+        ))
+    }
+
+    /// A client with the given nonce. For test vectors only: a nonce must be
+    /// fresh and unpredictable for every exchange, which [`new`](Self::new) does.
+    pub fn with_nonce(hash: ScramHash, username: &str, password: &str, nonce: &str) -> Self {
+        ScramClient {
+            hash,
+            username: username.to_owned(),
+            password: password.to_owned(),
+            nonce: nonce.to_owned(),
+            extensions: Vec::new(),
+            state: State::Initial,
+        }
+    }
+
+    /// Adds an extension to the first message, as Kafka's client does for
+    /// delegation tokens (`tokenauth=true`). The key must be letters and digits,
+    /// and the value must not hold a comma.
+    pub fn with_extension(mut self, key: &str, value: &str) -> Result<Self, SaslError> {
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(malformed("extension", format!("name {key:?}")));
+        }
+        if value.contains(',') || value.chars().any(char::is_control) {
+            return Err(malformed("extension", format!("value of {key}")));
+        }
+        self.extensions.push((key.to_owned(), value.to_owned()));
+        Ok(self)
+    }
+
+    /// The hash of this exchange.
+    pub fn hash(&self) -> ScramHash {
+        self.hash
+    }
+
+    /// The client-first message: `n,,n=NAME,r=NONCE[,EXTENSIONS]`.
+    pub fn client_first(&mut self) -> Result<Vec<u8>, SaslError> {
+        if !matches!(self.state, State::Initial) {
+            return Err(self.out_of_order("client-first"));
+        }
+        let mut bare = format!("n={},r={}", escape_name(&self.username), self.nonce);
+        for (key, value) in &self.extensions {
+            bare.push_str(&format!(",{key}={value}"));
+        }
+        let message = format!("{GS2_HEADER}{bare}").into_bytes();
+        self.state = State::SentFirst {
+            client_first_bare: bare,
+        };
+        Ok(message)
+    }
+
+    /// Reads the server-first message and gives the client-final one (with the
+    /// proof). Refuses a nonce that does not extend ours, a salt that is not
+    /// base64, and iterations outside Kafka's bounds.
+    pub fn client_final(&mut self, server_first: &[u8]) -> Result<Vec<u8>, SaslError> {
+        let State::SentFirst { client_first_bare } =
+            std::mem::replace(&mut self.state, State::Failed)
+        else {
+            return Err(self.out_of_order("client-final"));
+        };
+        const WHAT: &str = "server-first message";
+        let text =
+            std::str::from_utf8(server_first).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let attrs = attributes(text, WHAT)?;
+        if let Some((_, error)) = attrs.iter().find(|(key, _)| *key == "e") {
+            return Err(SaslError::ServerError((*error).to_owned()));
+        }
+        if attrs.first().is_some_and(|(key, _)| *key == "m") {
+            return Err(malformed(
+                WHAT,
+                "a mandatory extension (m=) is not supported".into(),
+            ));
+        }
+        let nonce = expect(&attrs, 0, "r", WHAT)?;
+        check_nonce(nonce, WHAT)?;
+        if !nonce.starts_with(&self.nonce) || nonce.len() == self.nonce.len() {
+            return Err(SaslError::NonceMismatch);
+        }
+        let salt = decode64(expect(&attrs, 1, "s", WHAT)?, WHAT)?;
+        if salt.is_empty() {
+            return Err(malformed(WHAT, "empty salt".into()));
+        }
+        let iterations = expect(&attrs, 2, "i", WHAT)?;
+        let iterations: u32 = iterations
+            .parse()
+            .map_err(|_| malformed(WHAT, format!("iterations {iterations:?}")))?;
+        let (min, max) = (self.hash.min_iterations(), self.hash.max_iterations());
+        if !(min..=max).contains(&iterations) {
+            return Err(SaslError::Iterations {
+                iterations,
+                min,
+                max,
+            });
+        }
+
+        let without_proof = format!("c={},r={nonce}", encode64(GS2_HEADER.as_bytes()));
+        let auth_message = format!("{client_first_bare},{text},{without_proof}");
+        let salted = self
+            .hash
+            .salted_password(self.password.as_bytes(), &salt, iterations);
+        let client_key = self.hash.client_key(&salted);
+        let stored_key = self.hash.hash(&client_key);
+        let client_signature = self.hash.hmac(&stored_key, auth_message.as_bytes());
+        let proof = xor(&client_key, &client_signature);
+        let server_key = self.hash.server_key(&salted);
+        self.state = State::SentFinal {
+            server_signature: self.hash.hmac(&server_key, auth_message.as_bytes()),
+        };
+        Ok(format!("{without_proof},p={}", encode64(&proof)).into_bytes())
+    }
+
+    /// Checks the server-final message: the server's signature (`v=`) must be the
+    /// one only a holder of the credential can make; `e=` is the server's error.
+    pub fn verify_server_final(&mut self, server_final: &[u8]) -> Result<(), SaslError> {
+        let State::SentFinal { server_signature } =
+            std::mem::replace(&mut self.state, State::Failed)
+        else {
+            return Err(self.out_of_order("server-final"));
+        };
+        const WHAT: &str = "server-final message";
+        let text =
+            std::str::from_utf8(server_final).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let attrs = attributes(text, WHAT)?;
+        match attrs.first() {
+            Some(("e", error)) => Err(SaslError::ServerError((*error).to_owned())),
+            Some(("v", signature)) => {
+                if constant_time_eq(&decode64(signature, WHAT)?, &server_signature) {
+                    self.state = State::Done;
+                    Ok(())
+                } else {
+                    Err(SaslError::ServerSignature)
+                }
+            }
+            _ => Err(malformed(WHAT, "neither v= nor e=".into())),
+        }
+    }
+
+    /// Whether the exchange has completed and the server proved itself.
+    pub fn is_done(&self) -> bool {
+        matches!(self.state, State::Done)
+    }
+
+    fn out_of_order(&mut self, step: &'static str) -> SaslError {
+        self.state = State::Failed;
+        SaslError::OutOfOrder { step }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 7677 section 3: the SCRAM-SHA-256 example exchange, byte for byte.
+    #[test]
+    fn rfc_7677_example() {
+        let mut client =
+            ScramClient::with_nonce(ScramHash::Sha256, "user", "pencil", "rOprNGfwEbeRWgbNEkqO");
+        assert_eq!(
+            client.client_first().unwrap(),
+            b"n,,n=user,r=rOprNGfwEbeRWgbNEkqO"
+        );
+        let server_first = b"r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,\
+            s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096";
+        let client_final = client.client_final(server_first).unwrap();
+        assert_eq!(
+            std::str::from_utf8(&client_final).unwrap(),
+            "c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,\
+             p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ="
+        );
+        assert!(!client.is_done());
+        client
+            .verify_server_final(b"v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=")
+            .unwrap();
+        assert!(client.is_done());
+    }
+
+    fn after_first() -> ScramClient {
+        let mut client = ScramClient::with_nonce(ScramHash::Sha256, "u", "p", "abc");
+        client.client_first().unwrap();
+        client
+    }
+
+    /// Whether an error is the one expected.
+    type Expected = fn(&SaslError) -> bool;
+
+    #[test]
+    fn a_bad_server_first_is_refused() {
+        let cases: [(&[u8], Expected); 8] = [
+            (b"r=xyzdef,s=c2FsdA==,i=4096", |e| {
+                matches!(e, SaslError::NonceMismatch)
+            }),
+            (b"r=abc,s=c2FsdA==,i=4096", |e| {
+                matches!(e, SaslError::NonceMismatch)
+            }),
+            (b"r=abcdef,s=c2FsdA==,i=4095", |e| {
+                matches!(e, SaslError::Iterations { .. })
+            }),
+            (b"r=abcdef,s=c2FsdA==,i=16385", |e| {
+                matches!(e, SaslError::Iterations { .. })
+            }),
+            (b"r=abcdef,s=!!,i=4096", |e| {
+                matches!(e, SaslError::Malformed { .. })
+            }),
+            (b"r=abcdef,i=4096", |e| {
+                matches!(e, SaslError::Malformed { .. })
+            }),
+            (b"m=x,r=abcdef,s=c2FsdA==,i=4096", |e| {
+                matches!(e, SaslError::Malformed { .. })
+            }),
+            (b"e=unknown-user", |e| {
+                matches!(e, SaslError::ServerError(_))
+            }),
+        ];
+        for (message, expected) in cases {
+            let error = after_first().client_final(message).unwrap_err();
+            assert!(
+                expected(&error),
+                "{:?}: {error:?}",
+                String::from_utf8_lossy(message)
+            );
+        }
+    }
+
+    #[test]
+    fn a_wrong_server_signature_is_refused() {
+        let mut client = after_first();
+        client.client_final(b"r=abcdef,s=c2FsdA==,i=4096").unwrap();
+        let error = client.verify_server_final(b"v=AAAA").unwrap_err();
+        assert!(matches!(error, SaslError::ServerSignature));
+        assert!(!client.is_done());
+    }
+
+    #[test]
+    fn steps_out_of_order_fail() {
+        let mut client = ScramClient::with_nonce(ScramHash::Sha256, "u", "p", "abc");
+        assert!(matches!(
+            client.client_final(b"r=abcdef,s=c2FsdA==,i=4096"),
+            Err(SaslError::OutOfOrder { .. })
+        ));
+        let mut client = after_first();
+        assert!(matches!(
+            client.client_first(),
+            Err(SaslError::OutOfOrder { .. })
+        ));
+    }
+
+    #[test]
+    fn names_are_escaped_and_extensions_carried() {
+        let mut client = ScramClient::with_nonce(ScramHash::Sha512, "a=b,c", "p", "n0nce")
+            .with_extension("tokenauth", "true")
+            .unwrap();
+        assert_eq!(
+            client.client_first().unwrap(),
+            b"n,,n=a=3Db=2Cc,r=n0nce,tokenauth=true"
+        );
+        assert!(ScramClient::with_nonce(ScramHash::Sha512, "u", "p", "n")
+            .with_extension("bad key", "x")
+            .is_err());
+    }
+}

@@ -1,0 +1,14 @@
+//! SCRAM (RFC 5802) with SHA-256 (RFC 7677) and SHA-512, as Kafka runs it: no
+//! channel binding, user names escaped, iterations within Kafka's bounds,
+//! extensions carried (`tokenauth` for delegation tokens).
+
+mod attributes;
+mod client;
+mod credential;
+mod hash;
+mod server;
+
+pub use client::ScramClient;
+pub use credential::ScramCredential;
+pub use hash::ScramHash;
+pub use server::{ScramOutcome, ScramServer};

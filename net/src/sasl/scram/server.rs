@@ -1,0 +1,422 @@
+//! The server side of a SCRAM exchange (RFC 5802 section 5).
+
+use std::sync::OnceLock;
+
+use super::attributes::{
+    attributes, check_nonce, decode64, encode64, expect, extensions, malformed, unescape_name,
+};
+use super::credential::{constant_time_eq, ScramCredential};
+use super::hash::{xor, ScramHash};
+use crate::sasl::error::SaslError;
+
+/// Random bytes the server adds to the client's nonce.
+const NONCE_LEN: usize = 24;
+
+/// A SCRAM server: reads the client-first message, answers with the salt, the
+/// iterations and the combined nonce, then checks the client's proof and proves
+/// itself. Sans-IO: the caller moves the bytes and looks the user up.
+///
+/// A user that does not exist gets a challenge like any other (a salt derived
+/// from the name, so the same each time) and fails at the proof, with the same
+/// error as a wrong password: the exchange does not tell who has an account.
+///
+/// ```
+/// use kwire_net::sasl::{ScramClient, ScramCredential, ScramHash, ScramServer};
+///
+/// let stored = ScramCredential::new(ScramHash::Sha256, "secret", 4096).unwrap();
+/// let mut client = ScramClient::new(ScramHash::Sha256, "alice", "secret").unwrap();
+/// let mut server = ScramServer::new(ScramHash::Sha256);
+///
+/// let first = client.client_first().unwrap();
+/// let challenge = server
+///     .server_first(&first, |user, _extensions| (user == "alice").then(|| stored.clone()))
+///     .unwrap();
+/// let proof = client.client_final(&challenge).unwrap();
+/// let done = server.server_final(&proof).unwrap();
+/// client.verify_server_final(&done.server_final).unwrap();
+/// assert_eq!(done.username, "alice");
+/// ```
+#[derive(Debug)]
+pub struct ScramServer {
+    hash: ScramHash,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    Initial,
+    SentFirst(Box<Pending>),
+    Done,
+    Failed,
+}
+
+#[derive(Debug)]
+struct Pending {
+    username: String,
+    extensions: Vec<(String, String)>,
+    /// `None` for a user that does not exist: the proof then fails.
+    credential: Option<ScramCredential>,
+    gs2_header: String,
+    client_first_bare: String,
+    server_first: String,
+    nonce: String,
+}
+
+/// A successful exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScramOutcome {
+    /// Who authenticated.
+    pub username: String,
+    /// The client's extensions (Kafka's `tokenauth=true` marks a delegation
+    /// token).
+    pub extensions: Vec<(String, String)>,
+    /// The server-final message (`v=` and the server's signature), to send.
+    pub server_final: Vec<u8>,
+}
+
+impl ScramServer {
+    /// A server for one exchange with `hash`.
+    pub fn new(hash: ScramHash) -> Self {
+        ScramServer {
+            hash,
+            state: State::Initial,
+        }
+    }
+
+    /// The hash of this exchange.
+    pub fn hash(&self) -> ScramHash {
+        self.hash
+    }
+
+    /// Reads the client-first message and gives the server-first one. `lookup`
+    /// finds the user's credential (for this server's hash) by name and the
+    /// client's extensions; `None` for no such user.
+    pub fn server_first(
+        &mut self,
+        client_first: &[u8],
+        lookup: impl FnOnce(&str, &[(String, String)]) -> Option<ScramCredential>,
+    ) -> Result<Vec<u8>, SaslError> {
+        if !matches!(self.state, State::Initial) {
+            return Err(self.out_of_order("server-first"));
+        }
+        self.state = State::Failed;
+        const WHAT: &str = "client-first message";
+        let text =
+            std::str::from_utf8(client_first).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let (gs2_header, bare) = split_gs2_header(text)?;
+        let attrs = attributes(bare, WHAT)?;
+        if attrs.first().is_some_and(|(key, _)| *key == "m") {
+            return Err(malformed(
+                WHAT,
+                "a mandatory extension (m=) is not supported".into(),
+            ));
+        }
+        let username = unescape_name(expect(&attrs, 0, "n", WHAT)?)?;
+        let client_nonce = expect(&attrs, 1, "r", WHAT)?;
+        check_nonce(client_nonce, WHAT)?;
+        let extensions = extensions(&attrs[2..], WHAT)?;
+        if let Some(authzid) = gs2_header
+            .strip_suffix(',')
+            .and_then(|h| h.split_once(",a="))
+        {
+            // Kafka's rule: one may only act as oneself.
+            if unescape_name(authzid.1)? != username {
+                return Err(SaslError::AuthenticationFailed);
+            }
+        }
+
+        let credential = lookup(&username, &extensions).filter(|c| c.hash() == self.hash);
+        let (salt, iterations) = match &credential {
+            Some(credential) => (credential.salt().to_vec(), credential.iterations()),
+            None => (
+                stand_in_salt(self.hash, &username)?,
+                self.hash.min_iterations(),
+            ),
+        };
+        let mut random = [0; NONCE_LEN];
+        getrandom::fill(&mut random).map_err(|error| SaslError::Random(error.to_string()))?;
+        let nonce = format!("{client_nonce}{}", encode64(&random));
+        let server_first = format!("r={nonce},s={},i={iterations}", encode64(&salt));
+        let reply = server_first.clone().into_bytes();
+        self.state = State::SentFirst(Box::new(Pending {
+            username,
+            extensions,
+            credential,
+            gs2_header: gs2_header.to_owned(),
+            client_first_bare: bare.to_owned(),
+            server_first,
+            nonce,
+        }));
+        Ok(reply)
+    }
+
+    /// Reads the client-final message and checks its proof; on success gives
+    /// who it was and the server-final message to send. A wrong proof, like an
+    /// unknown user, is [`SaslError::AuthenticationFailed`].
+    pub fn server_final(&mut self, client_final: &[u8]) -> Result<ScramOutcome, SaslError> {
+        let State::SentFirst(pending) = std::mem::replace(&mut self.state, State::Failed) else {
+            return Err(self.out_of_order("server-final"));
+        };
+        const WHAT: &str = "client-final message";
+        let text =
+            std::str::from_utf8(client_final).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let (without_proof, proof) = text
+            .rsplit_once(",p=")
+            .ok_or_else(|| malformed(WHAT, "no proof (p=)".into()))?;
+        let attrs = attributes(without_proof, WHAT)?;
+        let binding = decode64(expect(&attrs, 0, "c", WHAT)?, WHAT)?;
+        if binding != pending.gs2_header.as_bytes() {
+            return Err(malformed(
+                WHAT,
+                "channel binding differs from the GS2 header".into(),
+            ));
+        }
+        if expect(&attrs, 1, "r", WHAT)? != pending.nonce {
+            return Err(SaslError::NonceMismatch);
+        }
+        let proof = decode64(proof, WHAT)?;
+        let credential = pending
+            .credential
+            .as_ref()
+            .ok_or(SaslError::AuthenticationFailed)?;
+        if proof.len() != self.hash.output_len() {
+            return Err(SaslError::AuthenticationFailed);
+        }
+        let auth_message = format!(
+            "{},{},{without_proof}",
+            pending.client_first_bare, pending.server_first
+        );
+        let client_signature = self
+            .hash
+            .hmac(credential.stored_key(), auth_message.as_bytes());
+        let client_key = xor(&proof, &client_signature);
+        if !constant_time_eq(&self.hash.hash(&client_key), credential.stored_key()) {
+            return Err(SaslError::AuthenticationFailed);
+        }
+        let signature = self
+            .hash
+            .hmac(credential.server_key(), auth_message.as_bytes());
+        self.state = State::Done;
+        let Pending {
+            username,
+            extensions,
+            ..
+        } = *pending;
+        Ok(ScramOutcome {
+            username,
+            extensions,
+            server_final: format!("v={}", encode64(&signature)).into_bytes(),
+        })
+    }
+
+    /// Whether the client-first message has been read.
+    pub fn has_started(&self) -> bool {
+        !matches!(self.state, State::Initial)
+    }
+
+    /// Whether the client has proved itself.
+    pub fn is_done(&self) -> bool {
+        matches!(self.state, State::Done)
+    }
+
+    fn out_of_order(&mut self, step: &'static str) -> SaslError {
+        self.state = State::Failed;
+        SaslError::OutOfOrder { step }
+    }
+}
+
+/// Splits `gs2-header` (`n,,` or `y,,` or `n,a=NAME,`) from the bare message.
+fn split_gs2_header(text: &str) -> Result<(&str, &str), SaslError> {
+    const WHAT: &str = "client-first message";
+    let flag_end = text
+        .find(',')
+        .ok_or_else(|| malformed(WHAT, "no GS2 header".into()))?;
+    match &text[..flag_end] {
+        // "y": the client could bind but thinks we cannot; we cannot, so no
+        // downgrade happened.
+        "n" | "y" => {}
+        flag if flag.starts_with("p=") => return Err(SaslError::ChannelBinding),
+        flag => return Err(malformed(WHAT, format!("GS2 flag {flag:?}"))),
+    }
+    let authz_end = text[flag_end + 1..]
+        .find(',')
+        .map(|at| flag_end + 1 + at)
+        .ok_or_else(|| malformed(WHAT, "GS2 header not ended".into()))?;
+    let authz = &text[flag_end + 1..authz_end];
+    if !authz.is_empty() && !authz.starts_with("a=") {
+        return Err(malformed(WHAT, format!("authorization id {authz:?}")));
+    }
+    Ok(text.split_at(authz_end + 1))
+}
+
+/// The salt shown for a user that does not exist: the same for a name each time
+/// in this process (a salt that changed would tell), and no one's real salt.
+fn stand_in_salt(hash: ScramHash, username: &str) -> Result<Vec<u8>, SaslError> {
+    static KEY: OnceLock<Result<[u8; 32], String>> = OnceLock::new();
+    let key = KEY.get_or_init(|| {
+        let mut key = [0; 32];
+        getrandom::fill(&mut key)
+            .map(|()| key)
+            .map_err(|error| error.to_string())
+    });
+    let key = key
+        .as_ref()
+        .map_err(|error| SaslError::Random(error.clone()))?;
+    let mut salt = hash.hmac(key, username.as_bytes());
+    salt.truncate(24);
+    Ok(salt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sasl::ScramClient;
+
+    /// The server side of RFC 7677's example: the credential from its salt and
+    /// password, our nonce replaced by the RFC's (the server's half is random).
+    #[test]
+    fn rfc_7677_proof_is_accepted_and_signed() {
+        let salt = decode64("W22ZaJ0SNY7soEsUEjb6gQ==", "t").unwrap();
+        let credential =
+            ScramCredential::with_salt(ScramHash::Sha256, "pencil", salt, 4096).unwrap();
+        let pending = Pending {
+            username: "user".into(),
+            extensions: Vec::new(),
+            credential: Some(credential),
+            gs2_header: "n,,".into(),
+            client_first_bare: "n=user,r=rOprNGfwEbeRWgbNEkqO".into(),
+            server_first: "r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,\
+                           s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096"
+                .into(),
+            nonce: "rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0".into(),
+        };
+        let mut server = ScramServer {
+            hash: ScramHash::Sha256,
+            state: State::SentFirst(Box::new(pending)),
+        };
+        let done = server
+            .server_final(
+                b"c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,\
+                  p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
+            )
+            .unwrap();
+        assert_eq!(
+            done.server_final,
+            b"v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4="
+        );
+        assert!(server.is_done());
+    }
+
+    fn exchange(
+        hash: ScramHash,
+        stored_password: &str,
+        user: &str,
+        password: &str,
+    ) -> Result<ScramOutcome, SaslError> {
+        let stored = ScramCredential::new(hash, stored_password, 4096).unwrap();
+        let mut client = ScramClient::new(hash, user, password).unwrap();
+        let mut server = ScramServer::new(hash);
+        let first = client.client_first().unwrap();
+        let challenge =
+            server.server_first(&first, |name, _| (name == "alice").then_some(stored))?;
+        let proof = client.client_final(&challenge)?;
+        let done = server.server_final(&proof)?;
+        client.verify_server_final(&done.server_final)?;
+        assert!(client.is_done());
+        Ok(done)
+    }
+
+    #[test]
+    fn both_hashes_authenticate_the_right_password_only() {
+        for hash in ScramHash::ALL {
+            assert_eq!(
+                exchange(hash, "pw", "alice", "pw").unwrap().username,
+                "alice"
+            );
+            assert!(matches!(
+                exchange(hash, "pw", "alice", "wrong"),
+                Err(SaslError::AuthenticationFailed)
+            ));
+        }
+    }
+
+    #[test]
+    fn an_unknown_user_fails_like_a_wrong_password_with_a_stable_salt() {
+        let error = exchange(ScramHash::Sha512, "pw", "mallory", "pw").unwrap_err();
+        assert!(matches!(error, SaslError::AuthenticationFailed));
+        let challenge = |nonce: &str| {
+            let mut server = ScramServer::new(ScramHash::Sha512);
+            let first = format!("n,,n=mallory,r={nonce}");
+            let reply = server.server_first(first.as_bytes(), |_, _| None).unwrap();
+            let text = String::from_utf8(reply).unwrap();
+            text.split(',').skip(1).collect::<Vec<_>>().join(",")
+        };
+        assert_eq!(challenge("one"), challenge("two"));
+    }
+
+    #[test]
+    fn bad_client_messages_are_refused() {
+        let first =
+            |message: &[u8]| ScramServer::new(ScramHash::Sha256).server_first(message, |_, _| None);
+        assert!(matches!(
+            first(b"p=tls-unique,,n=u,r=x"),
+            Err(SaslError::ChannelBinding)
+        ));
+        assert!(matches!(
+            first(b"q,,n=u,r=x"),
+            Err(SaslError::Malformed { .. })
+        ));
+        assert!(matches!(
+            first(b"n,,m=ext,n=u,r=x"),
+            Err(SaslError::Malformed { .. })
+        ));
+        assert!(matches!(
+            first(b"n,,n=u=ZZ,r=x"),
+            Err(SaslError::Malformed { .. })
+        ));
+        assert!(matches!(
+            first(b"n,,n=u,r="),
+            Err(SaslError::Malformed { .. })
+        ));
+        assert!(matches!(
+            first(b"n,,r=x,n=u"),
+            Err(SaslError::Malformed { .. })
+        ));
+        assert!(matches!(
+            first(b"n,a=bob,n=alice,r=x"),
+            Err(SaslError::AuthenticationFailed)
+        ));
+        assert!(first(b"n,a=alice,n=alice,r=x").is_ok());
+        assert!(first(b"y,,n=alice,r=x,tokenauth=true").is_ok());
+        assert!(first(b"\xff").is_err());
+    }
+
+    #[test]
+    fn a_replayed_or_altered_final_message_fails() {
+        let stored = ScramCredential::new(ScramHash::Sha256, "pw", 4096).unwrap();
+        let mut client = ScramClient::new(ScramHash::Sha256, "alice", "pw").unwrap();
+        let mut server = ScramServer::new(ScramHash::Sha256);
+        let challenge = server
+            .server_first(&client.client_first().unwrap(), |_, _| Some(stored.clone()))
+            .unwrap();
+        let proof = String::from_utf8(client.client_final(&challenge).unwrap()).unwrap();
+        let mut other = ScramServer::new(ScramHash::Sha256);
+        other
+            .server_first(b"n,,n=alice,r=zzz", |_, _| Some(stored.clone()))
+            .unwrap();
+        assert!(matches!(
+            other.server_final(proof.as_bytes()),
+            Err(SaslError::NonceMismatch)
+        ));
+        let altered = proof.replace("c=biws", "c=eSws");
+        assert!(matches!(
+            server.server_final(altered.as_bytes()),
+            Err(SaslError::Malformed { .. })
+        ));
+        // The failed attempt ends the exchange: no second try on one server.
+        assert!(matches!(
+            server.server_final(proof.as_bytes()),
+            Err(SaslError::OutOfOrder { .. })
+        ));
+    }
+}

@@ -1,0 +1,210 @@
+//! The server side of any mechanism, and where it finds users.
+
+use std::collections::HashMap;
+
+use super::error::SaslError;
+use super::mechanism::Mechanism;
+use super::plain;
+use super::scram::{ScramCredential, ScramHash, ScramServer};
+
+/// Where a server finds its users' credentials.
+///
+/// Only salted SCRAM credentials are asked for: PLAIN is checked against them
+/// too ([`ScramCredential::matches_password`]), so no password need be stored.
+pub trait Credentials {
+    /// The credential of `username` for `hash`, if the user has one.
+    fn scram(&self, hash: ScramHash, username: &str) -> Option<ScramCredential>;
+
+    /// Whether `password` is `username`'s (for PLAIN). By default checked
+    /// against the user's SCRAM credentials, and as slow for a user that does
+    /// not exist as for one that does.
+    fn plain(&self, username: &str, password: &str) -> bool {
+        let found = [ScramHash::Sha512, ScramHash::Sha256]
+            .into_iter()
+            .find_map(|hash| self.scram(hash, username));
+        match found {
+            Some(credential) => credential.matches_password(password),
+            None => {
+                let hash = ScramHash::Sha512;
+                let _ =
+                    hash.salted_password(password.as_bytes(), b"stand-in", hash.min_iterations());
+                false
+            }
+        }
+    }
+}
+
+/// Users held in memory, each with a SCRAM credential per hash.
+///
+/// ```
+/// use kwire_net::sasl::{Credentials, ScramHash, Users};
+///
+/// let users = Users::new().with_user("alice", "secret").unwrap();
+/// assert!(users.scram(ScramHash::Sha256, "alice").is_some());
+/// assert!(users.plain("alice", "secret"));
+/// assert!(!users.plain("alice", "guess"));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Users {
+    by_name: HashMap<String, Vec<ScramCredential>>,
+}
+
+impl Users {
+    /// No users.
+    pub fn new() -> Self {
+        Users::default()
+    }
+
+    /// Adds `username` with credentials for both hashes made from `password` at
+    /// Kafka's minimum iterations (4096), salted at random.
+    pub fn with_user(mut self, username: &str, password: &str) -> Result<Self, SaslError> {
+        for hash in ScramHash::ALL {
+            let credential = ScramCredential::new(hash, password, hash.min_iterations())?;
+            self = self.with_credential(username, credential);
+        }
+        Ok(self)
+    }
+
+    /// Adds (or replaces) one credential of `username`.
+    pub fn with_credential(mut self, username: &str, credential: ScramCredential) -> Self {
+        let credentials = self.by_name.entry(username.to_owned()).or_default();
+        credentials.retain(|c| c.hash() != credential.hash());
+        credentials.push(credential);
+        self
+    }
+
+    /// How many users there are.
+    pub fn len(&self) -> usize {
+        self.by_name.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+}
+
+impl Credentials for Users {
+    fn scram(&self, hash: ScramHash, username: &str) -> Option<ScramCredential> {
+        self.by_name
+            .get(username)?
+            .iter()
+            .find(|c| c.hash() == hash)
+            .cloned()
+    }
+}
+
+/// What the server sends back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerStep {
+    /// A challenge: the client must answer.
+    Challenge(Vec<u8>),
+    /// Authenticated; these bytes (empty for PLAIN, the signature for SCRAM) go
+    /// in the last SaslAuthenticate response.
+    Done(Vec<u8>),
+}
+
+impl ServerStep {
+    /// The bytes to send, whichever step this is.
+    pub fn message(&self) -> &[u8] {
+        match self {
+            ServerStep::Challenge(bytes) | ServerStep::Done(bytes) => bytes,
+        }
+    }
+
+    /// Whether the client is authenticated.
+    pub fn is_done(&self) -> bool {
+        matches!(self, ServerStep::Done(_))
+    }
+}
+
+/// A server's side of one SASL exchange, whatever the mechanism: each client
+/// message to [`step`](Self::step) until [`ServerStep::Done`]; any error ends the
+/// exchange (answer it with [`SaslError::error_code`]).
+///
+/// See [`SaslClient`](super::SaslClient) for an exchange end to end.
+#[derive(Debug)]
+pub struct SaslServer {
+    inner: Inner,
+    principal: Option<String>,
+    failed: bool,
+}
+
+#[derive(Debug)]
+enum Inner {
+    Plain,
+    Scram(ScramServer),
+}
+
+impl SaslServer {
+    /// A server for one exchange with `mechanism`.
+    pub fn new(mechanism: Mechanism) -> Self {
+        let inner = match mechanism {
+            Mechanism::Plain => Inner::Plain,
+            Mechanism::Scram(hash) => Inner::Scram(ScramServer::new(hash)),
+        };
+        SaslServer {
+            inner,
+            principal: None,
+            failed: false,
+        }
+    }
+
+    /// The mechanism of this exchange.
+    pub fn mechanism(&self) -> Mechanism {
+        match &self.inner {
+            Inner::Plain => Mechanism::Plain,
+            Inner::Scram(server) => Mechanism::Scram(server.hash()),
+        }
+    }
+
+    /// Reads the client's next message, checking it against `credentials`.
+    pub fn step(
+        &mut self,
+        from_client: &[u8],
+        credentials: &dyn Credentials,
+    ) -> Result<ServerStep, SaslError> {
+        if self.failed || self.principal.is_some() {
+            self.failed = true;
+            return Err(SaslError::OutOfOrder {
+                step: "client message",
+            });
+        }
+        let step = self.run(from_client, credentials);
+        self.failed = step.is_err();
+        step
+    }
+
+    fn run(
+        &mut self,
+        from_client: &[u8],
+        credentials: &dyn Credentials,
+    ) -> Result<ServerStep, SaslError> {
+        match &mut self.inner {
+            Inner::Plain => {
+                let given = plain::parse(from_client)?;
+                if !credentials.plain(&given.username, &given.password) {
+                    return Err(SaslError::AuthenticationFailed);
+                }
+                self.principal = Some(given.username);
+                Ok(ServerStep::Done(Vec::new()))
+            }
+            Inner::Scram(server) => {
+                if !server.has_started() {
+                    let hash = server.hash();
+                    let reply = server
+                        .server_first(from_client, |name, _| credentials.scram(hash, name))?;
+                    return Ok(ServerStep::Challenge(reply));
+                }
+                let outcome = server.server_final(from_client)?;
+                self.principal = Some(outcome.username);
+                Ok(ServerStep::Done(outcome.server_final))
+            }
+        }
+    }
+
+    /// Who authenticated, once done.
+    pub fn principal(&self) -> Option<&str> {
+        self.principal.as_deref()
+    }
+}
