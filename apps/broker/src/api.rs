@@ -65,11 +65,13 @@ served! {
     Heartbeat(r) => handlers::coordinator::heartbeat(broker, r),
     LeaveGroup(r) => handlers::coordinator::leave(broker, r, version),
     SyncGroup(r) => handlers::coordinator::sync(broker, r).await,
+    SaslHandshake(_) => handlers::sasl::handshake(),
     ApiVersions(_) => api_versions(),
     CreateTopics(r) => handlers::topics::create(broker, r, version),
     DeleteTopics(r) => handlers::topics::delete(broker, r, version),
     InitProducerId(r) => handlers::producer_id::answer(broker, r),
     OffsetForLeaderEpoch(r) => handlers::list_offsets::leader_epoch(broker, r),
+    SaslAuthenticate(_) => handlers::sasl::authenticate(),
     DescribeCluster(r) => handlers::metadata::describe_cluster(broker, r),
 }
 

@@ -5,6 +5,8 @@ use std::net::SocketAddr;
 
 use kwire::KafkaString;
 
+use crate::security::{Security, SecurityOptions};
+
 pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
                          [--partitions N] [--no-auto-create] \
                          [--max-partitions-per-topic N] [--max-partitions N] \
@@ -13,7 +15,9 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PO
                          [--queued-max-request-bytes N] [--socket-request-max-bytes N] \
                          [--max-connections N] [--max-connections-per-ip N] \
                          [--connections-max-idle-ms MS] [--small-request-max-bytes N] \
-                         [--queued-max-response-bytes N]";
+                         [--queued-max-response-bytes N] \
+                         [--sasl-user NAME:PASSWORD ...] [--sasl-enabled-mechanisms LIST] \
+                         [--connections-max-reauth-ms MS]";
 
 /// The options as given.
 pub struct Options {
@@ -25,10 +29,18 @@ pub struct Options {
     // Limits on memory, connections and idleness: Kafka's properties, each as
     // `--the-property-name` (see kwire_net::server::ServerConfig).
     pub server: kwire_net::server::ServerConfig,
+    /// SASL users and mechanisms; `None`: anyone is served.
+    pub security: Option<Security>,
 }
 
 #[derive(Debug)]
 pub struct UsageError(String);
+
+impl UsageError {
+    pub fn new(message: String) -> Self {
+        UsageError(message)
+    }
+}
 
 impl fmt::Display for UsageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -45,7 +57,9 @@ impl Options {
             auto_create: true,
             limits: Limits::default(),
             server: kwire_net::server::ServerConfig::new(1),
+            security: None,
         };
+        let mut security = SecurityOptions::default();
         while let Some(arg) = args.next() {
             let mut value = |name: &str| {
                 args.next()
@@ -71,7 +85,9 @@ impl Options {
                 }
                 "--no-auto-create" => options.auto_create = false,
                 other => {
-                    if options.limits.parse(other, &mut value)? {
+                    if options.limits.parse(other, &mut value)?
+                        || security.parse(other, &mut value)?
+                    {
                         continue;
                     }
                     // `--queued-max-request-bytes` and the like: a limit, by the
@@ -90,6 +106,7 @@ impl Options {
                 }
             }
         }
+        options.security = security.build()?;
         options.limits.admit(options.partitions)?;
         // The largest answer, a Fetch at fetch.max.bytes or one stored batch (as
         // large as a request), must fit in the response budget, or it would wait

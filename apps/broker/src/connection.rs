@@ -16,11 +16,12 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use kwire::{MessageEnum, WithMessage};
-use kwire_messages::frame::{self, FrameError};
+use kwire_messages::frame::{self, FrameError, PREFIX_LEN};
 use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
 use kwire_messages::Listener;
 use kwire_messages::{ApiKey, Request, Response, ResponseHeader};
 use kwire_net::negotiation::answer_api_versions;
+use kwire_net::sasl::{Gate, RawGate, ServerAuthenticator};
 use kwire_net::server::{FrameReader, ServerError};
 use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -34,8 +35,14 @@ use crate::Broker;
 enum Closed {
     Frame(FrameError),
     Request(RequestError),
-    NotServed { api_key: i16, version: i16 },
+    NotServed {
+        api_key: i16,
+        version: i16,
+    },
     Encode(FrameError),
+    /// The SASL gate closed it: a request before authenticating, a failed or
+    /// expired session.
+    Unauthenticated(String),
 }
 
 impl fmt::Display for Closed {
@@ -47,6 +54,7 @@ impl fmt::Display for Closed {
                 write!(f, "API key {api_key} v{version} is not served")
             }
             Closed::Encode(error) => write!(f, "cannot encode the answer: {error}"),
+            Closed::Unauthenticated(why) => write!(f, "SASL: {why}"),
         }
     }
 }
@@ -58,6 +66,13 @@ pub async fn serve(
     peer: SocketAddr,
 ) {
     tracing::debug!(%peer, "connected");
+    let mut gate = broker.security.as_ref().map(|security| {
+        let gate = ServerAuthenticator::new(security.mechanisms.clone());
+        match security.reauth {
+            Some(lifetime) => gate.with_session_lifetime(lifetime),
+            None => gate,
+        }
+    });
     loop {
         // The frame, and the budget it holds, live until it is answered.
         let frame = match frames.next_frame().await {
@@ -73,21 +88,53 @@ pub async fn serve(
                 return;
             }
         };
+        if let (Some(gate), Some(security)) = (&mut gate, &broker.security) {
+            if gate.expects_raw_token() {
+                // After SaslHandshake v0 the frames are bare tokens, no header.
+                match gate.on_raw_token(&frame[PREFIX_LEN..], &security.users) {
+                    RawGate::Send(token) => {
+                        let Ok(prefix) = i32::try_from(token.len()) else {
+                            return;
+                        };
+                        let mut out = prefix.to_be_bytes().to_vec();
+                        out.extend_from_slice(&token);
+                        if writer.write_all(&out).await.is_err() {
+                            return;
+                        }
+                        continue;
+                    }
+                    RawGate::Close(why) => {
+                        tracing::info!(%peer, "closing the connection: SASL: {why}");
+                        return;
+                    }
+                }
+            }
+        }
         // What the answer takes of the response budget, held until it is written.
         let mut held = Held::default();
-        let answered = answer(&broker, &frame, peer, &mut held).await;
+        let answered = answer(&broker, &frame, peer, &mut held, gate.as_mut()).await;
         // The answer is encoded afresh: the request's bytes go back to the budget
         // now, so that a client slow to read its answers holds none of them.
         drop(frame);
         match answered {
-            Ok(Some(response)) => {
+            Ok(Answer::Nothing) => {}
+            Ok(Answer::Frame(response)) => {
                 if let Err(error) = writer.write_all(&response).await {
                     tracing::debug!(%peer, %error, "write failed; closing");
                     return;
                 }
                 drop(held);
             }
-            Ok(None) => {}
+            Ok(Answer::Last(response)) => {
+                // A failed SASL exchange: answered, then closed, as Kafka does.
+                let _ = writer.write_all(&response).await;
+                tracing::info!(%peer, "closing the connection: SASL authentication failed");
+                return;
+            }
+            Err(closed @ Closed::Unauthenticated(_)) => {
+                tracing::info!(%peer, "closing the connection: {closed}");
+                return;
+            }
             Err(closed) => {
                 tracing::warn!(%peer, "closing the connection: {closed}");
                 return;
@@ -97,13 +144,25 @@ pub async fn serve(
     tracing::debug!(%peer, "disconnected");
 }
 
-/// The response frame to one request frame, if it gets one.
+/// What one request frame gets.
+enum Answer {
+    /// This response frame.
+    Frame(Bytes),
+    /// This response frame, and then the connection is closed.
+    Last(Bytes),
+    /// No answer (a Produce with acks = 0).
+    Nothing,
+}
+
+/// The answer to one request frame; `gate` is the connection's SASL state when
+/// SASL is on.
 async fn answer(
     broker: &Broker,
     frame: &Bytes,
     peer: SocketAddr,
     held: &mut Held,
-) -> Result<Option<Bytes>, Closed> {
+    gate: Option<&mut ServerAuthenticator>,
+) -> Result<Answer, Closed> {
     let started = Instant::now();
     let request = RequestFrame::parse(frame).map_err(Closed::Frame)?;
     let (api_key, version) = (request.api_key(), request.api_version());
@@ -121,7 +180,7 @@ async fn answer(
             started,
             "UNSUPPORTED_VERSION, answered at v0",
         );
-        return Ok(Some(response));
+        return Ok(Answer::Frame(response));
     }
     if !in_range {
         return Err(Closed::NotServed { api_key, version });
@@ -139,17 +198,44 @@ async fn answer(
         .as_ref()
         .map_or("", |id| id.as_str())
         .to_owned();
+    if let (Some(gate), Some(security)) = (gate, &broker.security) {
+        match gate.on_request(&decoded.body, version, &security.users) {
+            Gate::Serve => {}
+            Gate::Answer(response) => {
+                let bytes = respond(broker, &request, &response, held).await?;
+                log(peer, &request, started, "answered (SASL)");
+                return Ok(Answer::Frame(bytes));
+            }
+            Gate::AnswerAndClose(response) => {
+                let bytes = respond(broker, &request, &response, held).await?;
+                log(peer, &request, started, "refused (SASL)");
+                return Ok(Answer::Last(bytes));
+            }
+            Gate::Close(why) => return Err(Closed::Unauthenticated(why)),
+        }
+    }
     let Some(response) = api::answer(broker, &client_id, decoded.body, version, held).await else {
         log(peer, &request, started, "no answer (acks=0)");
-        return Ok(None);
+        return Ok(Answer::Nothing);
     };
-    let header = ResponseHeader::default().with_correlation_id(request.correlation_id());
-    // The frame's bytes are taken from the budget before it is written into them.
-    let size = encoded_size(&response, version).map_err(Closed::Encode)?;
-    held.take(&broker.responses, size).await;
-    let bytes = frame::encode_any_response(&header, &response, version).map_err(Closed::Encode)?;
+    let bytes = respond(broker, &request, &response, held).await?;
     log(peer, &request, started, "answered");
-    Ok(Some(bytes))
+    Ok(Answer::Frame(bytes))
+}
+
+/// Frames `response` to `request`, its bytes taken from the response budget
+/// before it is written into them.
+async fn respond(
+    broker: &Broker,
+    request: &RequestFrame,
+    response: &Response,
+    held: &mut Held,
+) -> Result<Bytes, Closed> {
+    let version = request.api_version();
+    let header = ResponseHeader::default().with_correlation_id(request.correlation_id());
+    let size = encoded_size(response, version).map_err(Closed::Encode)?;
+    held.take(&broker.responses, size).await;
+    frame::encode_any_response(&header, response, version).map_err(Closed::Encode)
 }
 
 /// The one debug line per request.

@@ -35,6 +35,13 @@
 //! (512 MiB: answers built and not yet written, Fetch's copies of stored batches
 //! included; taken before they are built, so clients that never read wait).
 //!
+//! Authentication: `--sasl-user NAME:PASSWORD` (repeatable) makes the listener
+//! SASL_PLAINTEXT, each user stored as salted SCRAM credentials;
+//! `--sasl-enabled-mechanisms` (default `PLAIN,SCRAM-SHA-256,SCRAM-SHA-512`) and
+//! `--connections-max-reauth-ms` (sessions end unless the client re-authenticates,
+//! KIP-368). A connection that sends anything but ApiVersions before it has
+//! authenticated is closed, as Kafka's broker closes it (`security.rs`).
+//!
 //! It prints `listening on ADDRESS` once bound and logs one line per request at
 //! debug level (`RUST_LOG=debug`). SIGINT or SIGTERM stops it.
 //!
@@ -51,6 +58,7 @@ mod groups;
 mod handlers;
 mod held;
 mod log;
+mod security;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -80,6 +88,8 @@ pub struct Broker {
     pub next_producer_id: AtomicI64,
     /// What answers may hold until written (`--queued-max-response-bytes`).
     pub responses: MemoryBudget,
+    /// Who may connect, when SASL is on.
+    pub security: Option<security::Security>,
 }
 
 impl Broker {
@@ -135,7 +145,7 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<()> {
+async fn run(mut options: config::Options, limits: ServerLimits) -> std::io::Result<()> {
     let listener = TcpListener::bind(&options.listen).await?;
     let bound = listener.local_addr()?;
     let config = Config::new(&options, bound);
@@ -147,6 +157,7 @@ async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<
         queued_max_request_bytes = limits.budget.bytes(),
         queued_max_response_bytes = limits.responses.bytes(),
         small_request_reserve_bytes = limits.budget.reserve_bytes(),
+        security_protocol = if options.security.is_some() { "SASL_PLAINTEXT" } else { "PLAINTEXT" },
         "serving Kafka"
     );
 
@@ -157,6 +168,7 @@ async fn run(options: config::Options, limits: ServerLimits) -> std::io::Result<
         appended: watch::channel(0).0,
         next_producer_id: AtomicI64::new(1000),
         responses: limits.responses.clone(),
+        security: options.security.take(),
     });
     tokio::spawn(expire_group_members(Arc::clone(&broker)));
 

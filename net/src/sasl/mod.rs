@@ -4,7 +4,10 @@
 //! Each mechanism is a state machine over bytes: [`SaslClient`] gives the
 //! client's messages and checks the server's, [`SaslServer`] checks the client's
 //! against [`Credentials`] (such as [`Users`]) and answers. Moving the bytes (in
-//! SaslAuthenticate requests, or raw after SaslHandshake v0) is the caller's.
+//! SaslAuthenticate requests, or raw after SaslHandshake v0) is the caller's; on
+//! a server, [`ServerAuthenticator`] is the gate in Kafka's framing: what a
+//! connection may send before it authenticates, the SaslHandshake and
+//! SaslAuthenticate answers, raw v0 tokens, sessions and re-authentication.
 //!
 //! A SCRAM client in a few lines, the server played by this crate too:
 //!
@@ -27,6 +30,7 @@
 //! The cryptography is RustCrypto's (`hmac`, `sha2`, `pbkdf2`); nonces and salts
 //! come from the system's random source (`getrandom`).
 
+mod broker_side;
 mod client;
 mod error;
 mod mechanism;
@@ -34,6 +38,7 @@ pub mod plain;
 mod scram;
 mod server;
 
+pub use broker_side::{Gate, RawGate, ServerAuthenticator};
 pub use client::{ClientStep, SaslClient};
 pub use error::SaslError;
 pub use mechanism::Mechanism;

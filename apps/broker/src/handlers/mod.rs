@@ -8,6 +8,7 @@ pub mod metadata;
 pub mod offsets;
 pub mod produce;
 pub mod producer_id;
+pub mod sasl;
 pub mod topics;
 
 use kwire::{KafkaString, Uuid};

@@ -22,5 +22,6 @@ pub fn broker(limits: Limits) -> Broker {
         appended: watch::channel(0).0,
         next_producer_id: AtomicI64::new(1000),
         responses: kwire_net::server::MemoryBudget::new(512 << 20),
+        security: None,
     }
 }

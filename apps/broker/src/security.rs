@@ -1,0 +1,136 @@
+//! Who may use the broker: SASL users and mechanisms from the command line.
+//!
+//! With no `--sasl-user`, the listener is PLAINTEXT (anyone is served). With one
+//! or more, it is SASL_PLAINTEXT: a connection must authenticate (PLAIN,
+//! SCRAM-SHA-256 or SCRAM-SHA-512) before any request but ApiVersions and the
+//! SASL exchange is served, as Kafka's broker requires.
+
+use std::time::Duration;
+
+use kwire_net::sasl::{Mechanism, Users};
+
+use crate::config::UsageError;
+
+/// SASL as configured.
+#[derive(Debug)]
+pub struct Security {
+    /// The users, each stored as SCRAM credentials (salted; no password is kept).
+    pub users: Users,
+    /// The mechanisms offered, in the order SaslHandshake lists them.
+    pub mechanisms: Vec<Mechanism>,
+    /// Kafka's `connections.max.reauth.ms`: sessions end after this unless the
+    /// client re-authenticates.
+    pub reauth: Option<Duration>,
+}
+
+/// The SASL options as given, before they are checked together.
+#[derive(Debug, Default)]
+pub struct SecurityOptions {
+    users: Vec<(String, String)>,
+    mechanisms: Option<Vec<Mechanism>>,
+    reauth: Option<Duration>,
+}
+
+impl SecurityOptions {
+    /// Takes `arg` (and its value) if it is a SASL option.
+    pub fn parse(
+        &mut self,
+        arg: &str,
+        value: &mut impl FnMut(&str) -> Result<String, UsageError>,
+    ) -> Result<bool, UsageError> {
+        match arg {
+            "--sasl-user" => {
+                let given = value(arg)?;
+                let (name, password) = given
+                    .split_once(':')
+                    .filter(|(name, password)| !name.is_empty() && !password.is_empty())
+                    .ok_or_else(|| UsageError::new(format!("{arg}: not NAME:PASSWORD")))?;
+                self.users.push((name.to_owned(), password.to_owned()));
+            }
+            "--sasl-enabled-mechanisms" => {
+                let given = value(arg)?;
+                let mechanisms = given
+                    .split(',')
+                    .map(|name| {
+                        Mechanism::from_name(name.trim()).ok_or_else(|| {
+                            UsageError::new(format!(
+                                "{arg}: {name} is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512"
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.mechanisms = Some(mechanisms);
+            }
+            "--connections-max-reauth-ms" => {
+                let given = value(arg)?;
+                let ms: u64 = given.parse().ok().filter(|ms| *ms > 0).ok_or_else(|| {
+                    UsageError::new(format!("{arg} {given}: not a positive count"))
+                })?;
+                self.reauth = Some(Duration::from_millis(ms));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The security settings; `None` without users (PLAINTEXT).
+    pub fn build(self) -> Result<Option<Security>, UsageError> {
+        if self.users.is_empty() {
+            if self.mechanisms.is_some() || self.reauth.is_some() {
+                return Err(UsageError::new(
+                    "--sasl-enabled-mechanisms and --connections-max-reauth-ms need a --sasl-user"
+                        .into(),
+                ));
+            }
+            return Ok(None);
+        }
+        let mut users = Users::new();
+        for (name, password) in &self.users {
+            users = users
+                .with_user(name, password)
+                .map_err(|error| UsageError::new(format!("--sasl-user {name}: {error}")))?;
+        }
+        Ok(Some(Security {
+            users,
+            mechanisms: self.mechanisms.unwrap_or_else(|| Mechanism::ALL.to_vec()),
+            reauth: self.reauth,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Option<Security>, UsageError> {
+        let mut options = SecurityOptions::default();
+        let mut args = args.iter().map(|s| s.to_string());
+        while let Some(arg) = args.next() {
+            let mut value = |name: &str| {
+                args.next()
+                    .ok_or_else(|| UsageError::new(format!("{name} needs a value")))
+            };
+            assert!(options.parse(&arg, &mut value)?, "{arg} not taken");
+        }
+        options.build()
+    }
+
+    #[test]
+    fn users_and_mechanisms_are_read_and_checked() {
+        assert!(parse(&[]).unwrap().is_none());
+        let security = parse(&[
+            "--sasl-user",
+            "alice:pw:with:colons",
+            "--sasl-enabled-mechanisms",
+            "SCRAM-SHA-512",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(security.users.len(), 1);
+        assert_eq!(security.mechanisms.len(), 1);
+        assert!(parse(&["--sasl-user", "alice"]).is_err());
+        assert!(parse(&["--sasl-user", ":pw"]).is_err());
+        assert!(parse(&["--sasl-enabled-mechanisms", "GSSAPI"]).is_err());
+        assert!(parse(&["--connections-max-reauth-ms", "1000"]).is_err());
+    }
+}

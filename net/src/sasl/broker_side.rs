@@ -1,0 +1,445 @@
+//! The server's SASL gate in Kafka's framing: which requests a connection may
+//! send before it has authenticated, the SaslHandshake and SaslAuthenticate
+//! answers, SaslHandshake v0's raw tokens, and re-authentication (KIP-368).
+
+use std::time::{Duration, Instant};
+
+use kwire::KafkaString;
+use kwire_messages::api::{SaslAuthenticateResponse, SaslHandshakeResponse};
+use kwire_messages::{ErrorCode, Request, Response};
+
+use super::error::SaslError;
+use super::mechanism::Mechanism;
+use super::server::{Credentials, SaslServer, ServerStep};
+
+/// What the connection does with a request, as the gate decides.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Gate {
+    /// Serve it as usual: ApiVersions at any time, anything once authenticated.
+    Serve,
+    /// Send this answer (to SaslHandshake or SaslAuthenticate).
+    Answer(Response),
+    /// Send this answer, then close: the exchange failed (Kafka's broker closes
+    /// the connection after answering a failed SaslAuthenticate).
+    AnswerAndClose(Response),
+    /// Close without an answer: a request other than ApiVersions, SaslHandshake
+    /// and SaslAuthenticate before authenticating, or after the session expired,
+    /// as Kafka's broker does.
+    Close(String),
+}
+
+/// What to do with a raw token after SaslHandshake v0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawGate {
+    /// Send these bytes as a length-prefixed token.
+    Send(Vec<u8>),
+    /// Authentication failed: close (v0 has no way to say why).
+    Close(String),
+}
+
+/// One connection's SASL state on a server, sans-IO.
+///
+/// Give it each decoded request before serving it ([`on_request`](Self::on_request));
+/// while [`expects_raw_token`](Self::expects_raw_token) holds (after a SaslHandshake
+/// v0), the next frame is a raw token, not a request: give it to
+/// [`on_raw_token`](Self::on_raw_token).
+///
+/// ```
+/// use kwire_messages::{api::SaslHandshakeRequest, Request, Response};
+/// use kwire_net::sasl::{Gate, Mechanism, ServerAuthenticator, Users};
+///
+/// let users = Users::new().with_user("alice", "secret").unwrap();
+/// let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+/// let handshake = Request::SaslHandshake(SaslHandshakeRequest::default().with_mechanism("PLAIN".into()));
+/// assert!(matches!(gate.on_request(&handshake, 1, &users), Gate::Answer(Response::SaslHandshake(_))));
+/// // Anything but the exchange before authenticating closes the connection.
+/// let metadata = Request::Metadata(Default::default());
+/// assert!(matches!(gate.on_request(&metadata, 12, &users), Gate::Close(_)));
+/// ```
+#[derive(Debug)]
+pub struct ServerAuthenticator {
+    enabled: Vec<Mechanism>,
+    session_lifetime: Option<Duration>,
+    state: State,
+    principal: Option<String>,
+    expires: Option<Instant>,
+}
+
+#[derive(Debug)]
+enum State {
+    /// No SaslHandshake yet (or authenticated and not re-authenticating).
+    Idle,
+    /// SaslHandshake v1 accepted: SaslAuthenticate requests carry the tokens.
+    Authenticating(SaslServer),
+    /// SaslHandshake v0 accepted: raw tokens follow.
+    RawTokens(SaslServer),
+    /// Failed: nothing more is served.
+    Failed,
+}
+
+impl ServerAuthenticator {
+    /// A gate offering `enabled`, in that order.
+    pub fn new(enabled: Vec<Mechanism>) -> Self {
+        ServerAuthenticator {
+            enabled,
+            session_lifetime: None,
+            state: State::Idle,
+            principal: None,
+            expires: None,
+        }
+    }
+
+    /// Sessions last `lifetime` (Kafka's `connections.max.reauth.ms`): the client
+    /// is told in SaslAuthenticate v1+ and must re-authenticate before it ends;
+    /// a request after the end closes the connection.
+    pub fn with_session_lifetime(mut self, lifetime: Duration) -> Self {
+        self.session_lifetime = Some(lifetime);
+        self
+    }
+
+    /// Who authenticated, once someone has.
+    pub fn principal(&self) -> Option<&str> {
+        self.principal.as_deref()
+    }
+
+    /// Whether the next frame is a raw SASL token (after SaslHandshake v0).
+    pub fn expects_raw_token(&self) -> bool {
+        matches!(self.state, State::RawTokens(_))
+    }
+
+    /// Decides what to do with `request`, sent at `version`.
+    pub fn on_request(
+        &mut self,
+        request: &Request,
+        version: i16,
+        credentials: &dyn Credentials,
+    ) -> Gate {
+        match request {
+            Request::ApiVersions(_) => Gate::Serve,
+            Request::SaslHandshake(handshake) => {
+                self.handshake(handshake.mechanism.as_str(), version)
+            }
+            Request::SaslAuthenticate(authenticate) => {
+                self.authenticate(&authenticate.auth_bytes, credentials)
+            }
+            _ if matches!(self.state, State::Failed) => Gate::Close("authentication failed".into()),
+            _ => match (&self.principal, self.expires) {
+                (None, _) => Gate::Close(format!("{} before authenticating", request.api().name())),
+                (Some(_), Some(expires)) if Instant::now() >= expires => {
+                    Gate::Close("the session expired without re-authentication".into())
+                }
+                (Some(_), _) => Gate::Serve,
+            },
+        }
+    }
+
+    fn handshake(&mut self, mechanism: &str, version: i16) -> Gate {
+        let enabled: Vec<KafkaString> = self
+            .enabled
+            .iter()
+            .map(|m| KafkaString::from_static(m.name()))
+            .collect();
+        let answer = |error: ErrorCode| {
+            Response::SaslHandshake(
+                SaslHandshakeResponse::default()
+                    .with_error_code(error.code())
+                    .with_mechanisms(enabled.clone()),
+            )
+        };
+        if !matches!(self.state, State::Idle) {
+            self.state = State::Failed;
+            return Gate::AnswerAndClose(answer(ErrorCode::IllegalSaslState));
+        }
+        let Some(chosen) = Mechanism::from_name(mechanism).filter(|m| self.enabled.contains(m))
+        else {
+            return Gate::AnswerAndClose(answer(ErrorCode::UnsupportedSaslMechanism));
+        };
+        let server = SaslServer::new(chosen);
+        self.state = if version == 0 {
+            State::RawTokens(server)
+        } else {
+            State::Authenticating(server)
+        };
+        Gate::Answer(answer(ErrorCode::None))
+    }
+
+    fn authenticate(&mut self, token: &[u8], credentials: &dyn Credentials) -> Gate {
+        let State::Authenticating(server) = &mut self.state else {
+            self.state = State::Failed;
+            return Gate::AnswerAndClose(failure(&SaslError::OutOfOrder {
+                step: "SaslAuthenticate before SaslHandshake",
+            }));
+        };
+        match server.step(token, credentials) {
+            Ok(ServerStep::Challenge(bytes)) => Gate::Answer(success(bytes, 0)),
+            Ok(ServerStep::Done(bytes)) => {
+                let principal = server.principal().unwrap_or_default().to_owned();
+                match self.finish(principal) {
+                    Ok(lifetime_ms) => Gate::Answer(success(bytes, lifetime_ms)),
+                    Err(error) => Gate::AnswerAndClose(failure(&error)),
+                }
+            }
+            Err(error) => {
+                self.state = State::Failed;
+                Gate::AnswerAndClose(failure(&error))
+            }
+        }
+    }
+
+    /// Reads a raw token (after SaslHandshake v0).
+    pub fn on_raw_token(&mut self, token: &[u8], credentials: &dyn Credentials) -> RawGate {
+        let State::RawTokens(server) = &mut self.state else {
+            self.state = State::Failed;
+            return RawGate::Close("a raw SASL token outside a SaslHandshake v0 exchange".into());
+        };
+        match server.step(token, credentials) {
+            Ok(ServerStep::Challenge(bytes)) => RawGate::Send(bytes),
+            Ok(ServerStep::Done(bytes)) => {
+                let principal = server.principal().unwrap_or_default().to_owned();
+                match self.finish(principal) {
+                    Ok(_) => RawGate::Send(bytes),
+                    Err(error) => RawGate::Close(error.to_string()),
+                }
+            }
+            Err(error) => {
+                self.state = State::Failed;
+                RawGate::Close(error.to_string())
+            }
+        }
+    }
+
+    /// Records a completed exchange: the principal must not change on
+    /// re-authentication (KIP-368). Gives the session lifetime in ms (0: none).
+    fn finish(&mut self, principal: String) -> Result<i64, SaslError> {
+        if self.principal.as_ref().is_some_and(|p| *p != principal) {
+            self.state = State::Failed;
+            return Err(SaslError::AuthenticationFailed);
+        }
+        self.principal = Some(principal);
+        self.state = State::Idle;
+        self.expires = self
+            .session_lifetime
+            .map(|lifetime| Instant::now() + lifetime);
+        Ok(self
+            .session_lifetime
+            .map_or(0, |l| i64::try_from(l.as_millis()).unwrap_or(i64::MAX)))
+    }
+}
+
+fn success(auth_bytes: Vec<u8>, session_lifetime_ms: i64) -> Response {
+    Response::SaslAuthenticate(
+        SaslAuthenticateResponse::default()
+            .with_auth_bytes(auth_bytes.into())
+            .with_session_lifetime_ms(session_lifetime_ms),
+    )
+}
+
+/// Kafka's answer to a failed exchange. The message says what kind of failure,
+/// never whether the user exists.
+fn failure(error: &SaslError) -> Response {
+    Response::SaslAuthenticate(
+        SaslAuthenticateResponse::default()
+            .with_error_code(error.error_code().code())
+            .with_error_message(Some(KafkaString::from(error.to_string()))),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use kwire_messages::api::{SaslAuthenticateRequest, SaslHandshakeRequest};
+
+    use super::*;
+    use crate::sasl::{ClientStep, SaslClient, ScramHash, Users};
+
+    fn handshake(mechanism: &'static str) -> Request {
+        Request::SaslHandshake(SaslHandshakeRequest::default().with_mechanism(mechanism.into()))
+    }
+
+    fn authenticate(token: Vec<u8>) -> Request {
+        Request::SaslAuthenticate(SaslAuthenticateRequest::default().with_auth_bytes(token.into()))
+    }
+
+    fn answer_bytes(gate: Gate) -> Vec<u8> {
+        match gate {
+            Gate::Answer(Response::SaslAuthenticate(r)) => {
+                assert_eq!(r.error_code, 0);
+                r.auth_bytes.to_vec()
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Runs a whole v1 exchange with `client`; the last answer's session lifetime.
+    fn log_in(gate: &mut ServerAuthenticator, users: &Users, mut client: SaslClient) -> Gate {
+        let name = client.mechanism().name();
+        assert!(matches!(
+            gate.on_request(&handshake(name), 1, users),
+            Gate::Answer(_)
+        ));
+        let mut token = client.start().unwrap();
+        loop {
+            let gate = gate.on_request(&authenticate(token), 2, users);
+            let Gate::Answer(Response::SaslAuthenticate(ref r)) = gate else {
+                return gate;
+            };
+            match client.step(&r.auth_bytes).unwrap() {
+                ClientStep::Send(next) => token = next,
+                ClientStep::Done => return gate,
+            }
+        }
+    }
+
+    fn users() -> Users {
+        Users::new().with_user("alice", "secret").unwrap()
+    }
+
+    #[test]
+    fn every_mechanism_logs_in_and_then_requests_are_served() {
+        let users = users();
+        for mechanism in Mechanism::ALL {
+            let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+            let client = match mechanism {
+                Mechanism::Plain => SaslClient::plain("alice", "secret").unwrap(),
+                Mechanism::Scram(hash) => SaslClient::scram(hash, "alice", "secret").unwrap(),
+            };
+            answer_bytes(log_in(&mut gate, &users, client));
+            assert_eq!(gate.principal(), Some("alice"));
+            let metadata = Request::Metadata(Default::default());
+            assert_eq!(gate.on_request(&metadata, 12, &users), Gate::Serve);
+        }
+    }
+
+    #[test]
+    fn a_wrong_password_is_answered_then_closed_without_saying_why() {
+        let users = users();
+        for client in [
+            SaslClient::plain("alice", "guess").unwrap(),
+            SaslClient::plain("nobody", "secret").unwrap(),
+            SaslClient::scram(ScramHash::Sha512, "alice", "guess").unwrap(),
+            SaslClient::scram(ScramHash::Sha512, "nobody", "secret").unwrap(),
+        ] {
+            let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+            let Gate::AnswerAndClose(Response::SaslAuthenticate(r)) =
+                log_in(&mut gate, &users, client)
+            else {
+                panic!("not refused");
+            };
+            assert_eq!(r.error_code, ErrorCode::SaslAuthenticationFailed.code());
+            let message = r.error_message.unwrap();
+            assert!(!message.as_str().contains("nobody") && !message.as_str().contains("exist"));
+            let metadata = Request::Metadata(Default::default());
+            assert!(matches!(
+                gate.on_request(&metadata, 12, &users),
+                Gate::Close(_)
+            ));
+        }
+    }
+
+    #[test]
+    fn unsupported_mechanisms_list_the_enabled_ones() {
+        let mut gate = ServerAuthenticator::new(vec![Mechanism::Scram(ScramHash::Sha512)]);
+        let Gate::AnswerAndClose(Response::SaslHandshake(r)) =
+            gate.on_request(&handshake("PLAIN"), 1, &users())
+        else {
+            panic!("not refused");
+        };
+        assert_eq!(r.error_code, ErrorCode::UnsupportedSaslMechanism.code());
+        assert_eq!(r.mechanisms, [KafkaString::from_static("SCRAM-SHA-512")]);
+    }
+
+    #[test]
+    fn out_of_order_requests_are_illegal_state_or_closed() {
+        let users = users();
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        assert_eq!(
+            gate.on_request(&Request::ApiVersions(Default::default()), 3, &users),
+            Gate::Serve
+        );
+        let Gate::AnswerAndClose(Response::SaslAuthenticate(r)) =
+            gate.on_request(&authenticate(b"x".to_vec()), 2, &users)
+        else {
+            panic!("not refused");
+        };
+        assert_eq!(r.error_code, ErrorCode::IllegalSaslState.code());
+
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        gate.on_request(&handshake("PLAIN"), 1, &users);
+        let Gate::AnswerAndClose(Response::SaslHandshake(r)) =
+            gate.on_request(&handshake("PLAIN"), 1, &users)
+        else {
+            panic!("a second handshake mid-exchange is not refused");
+        };
+        assert_eq!(r.error_code, ErrorCode::IllegalSaslState.code());
+    }
+
+    #[test]
+    fn v0_handshake_takes_raw_tokens() {
+        let users = users();
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        let mut client = SaslClient::scram(ScramHash::Sha256, "alice", "secret").unwrap();
+        assert!(matches!(
+            gate.on_request(&handshake("SCRAM-SHA-256"), 0, &users),
+            Gate::Answer(_)
+        ));
+        assert!(gate.expects_raw_token());
+        let RawGate::Send(challenge) = gate.on_raw_token(&client.start().unwrap(), &users) else {
+            panic!("no challenge");
+        };
+        let ClientStep::Send(proof) = client.step(&challenge).unwrap() else {
+            panic!()
+        };
+        let RawGate::Send(signed) = gate.on_raw_token(&proof, &users) else {
+            panic!()
+        };
+        assert_eq!(client.step(&signed).unwrap(), ClientStep::Done);
+        assert!(!gate.expects_raw_token());
+        assert_eq!(gate.principal(), Some("alice"));
+
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        gate.on_request(&handshake("PLAIN"), 0, &users);
+        assert!(matches!(
+            gate.on_raw_token(b"\0alice\0guess", &users),
+            RawGate::Close(_)
+        ));
+    }
+
+    #[test]
+    fn sessions_expire_and_re_authentication_keeps_the_principal() {
+        let users = Users::new()
+            .with_user("alice", "secret")
+            .unwrap()
+            .with_user("bob", "hunter2")
+            .unwrap();
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
+            .with_session_lifetime(Duration::from_millis(30));
+        let Gate::Answer(Response::SaslAuthenticate(r)) = log_in(
+            &mut gate,
+            &users,
+            SaslClient::plain("alice", "secret").unwrap(),
+        ) else {
+            panic!("not logged in");
+        };
+        assert_eq!(r.session_lifetime_ms, 30);
+        let metadata = Request::Metadata(Default::default());
+        assert_eq!(gate.on_request(&metadata, 12, &users), Gate::Serve);
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(matches!(
+            gate.on_request(&metadata, 12, &users),
+            Gate::Close(_)
+        ));
+        // Re-authenticating renews the session...
+        answer_bytes(log_in(
+            &mut gate,
+            &users,
+            SaslClient::plain("alice", "secret").unwrap(),
+        ));
+        assert_eq!(gate.on_request(&metadata, 12, &users), Gate::Serve);
+        // ...but not as someone else.
+        let other = log_in(
+            &mut gate,
+            &users,
+            SaslClient::plain("bob", "hunter2").unwrap(),
+        );
+        assert!(matches!(other, Gate::AnswerAndClose(_)));
+    }
+}
