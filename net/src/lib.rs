@@ -8,7 +8,9 @@
 //! - [`session`]: a client session that numbers requests and matches each response
 //!   to its request, pipelining included;
 //! - [`negotiation`]: the highest version both sides support, per API, with
-//!   Kafka's ApiVersions fallback, and a server's answer.
+//!   Kafka's ApiVersions fallback, and a server's answer;
+//! - `sasl` (feature `sasl`): PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for clients
+//!   and servers, and a server's gate in Kafka's framing.
 //!
 //! On top of it, behind features, the adapters that do I/O: [`blocking`] (feature
 //! `blocking`) over `std::io::Read` / `Write`, and `codec` (feature `tokio`), a

@@ -1,6 +1,7 @@
 """Real clients authenticating to our broker (`kwire-broker --sasl-user ...`).
 
-For each client (kafka-python 3.0.12; confluent-kafka 2.16.1, i.e. librdkafka)
+For each client (kafka-python 3.0.12; confluent-kafka 2.16.1, i.e. librdkafka
+2.16; Debian's kcat, librdkafka 2.0.2)
 and each mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512): the right password
 produces 20 messages and consumes them back, each checked by value; the wrong
 one delivers nothing and the topic stays empty (read back with the right
@@ -11,6 +12,7 @@ stopped by its PID. Prints one line per case; exits 1 if any fails.
     tests/security/run [--no-build]   (--no-build: the broker the interop suite installed)"""
 
 import os
+import subprocess
 import sys
 import time
 import uuid
@@ -116,6 +118,41 @@ class Librdkafka:
         return got
 
 
+class Kcat:
+    """Debian's kcat, librdkafka 2.0.2 (the interop suite installs it)."""
+    name = "kcat"
+
+    def __init__(self, bootstrap):
+        self.bootstrap = bootstrap
+
+    def _args(self, mechanism, password):
+        return ["kcat", "-b", self.bootstrap, "-X", "security.protocol=SASL_PLAINTEXT",
+                "-X", "sasl.mechanisms=" + mechanism, "-X", "sasl.username=" + USER,
+                "-X", "sasl.password=" + password]
+
+    def produce(self, mechanism, password, topic):
+        data = b"".join(m + b"\n" for m in messages(topic))
+        try:
+            run = subprocess.run(self._args(mechanism, password)
+                                 + ["-P", "-t", topic, "-X", "message.timeout.ms=5000"],
+                                 input=data, capture_output=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            return 0
+        # kcat -P reports each undelivered message; none reported and exit 0: all acked.
+        return COUNT if run.returncode == 0 and b"Delivery failed" not in run.stderr else 0
+
+    def consume(self, mechanism, password, topic, expect):
+        args = self._args(mechanism, password) + ["-C", "-t", topic, "-o", "beginning", "-e",
+                                                  "-q", "-f", "%s\n"]
+        if expect:
+            args += ["-c", str(expect)]
+        try:
+            run = subprocess.run(args, capture_output=True, timeout=20)
+        except subprocess.TimeoutExpired:
+            return []
+        return run.stdout.splitlines()
+
+
 def unauthenticated_gets_nothing(address):
     """Metadata before authenticating: the broker closes without an answer."""
     with connect(address, 5.0) as sock:
@@ -135,7 +172,8 @@ def main():
         ok = unauthenticated_gets_nothing(broker.address)
         failures += not ok
         print("%-16s %-14s %s" % ("raw socket", "none", "closed, no answer" if ok else "ANSWERED"))
-        for client in (KafkaPython(broker.address), Librdkafka(broker.address)):
+        for client in (KafkaPython(broker.address), Librdkafka(broker.address),
+                       Kcat(broker.address)):
             for mechanism in MECHANISMS:
                 topic = "s-%s-%s-%s" % (client.name, mechanism.lower(), uuid.uuid4().hex[:6])
                 acked = client.produce(mechanism, PASSWORD, topic)

@@ -171,7 +171,11 @@ impl ScramServer {
                 "channel binding differs from the GS2 header".into(),
             ));
         }
-        if expect(&attrs, 1, "r", WHAT)? != pending.nonce {
+        // Kafka's broker accepts a nonce that ends with the server's, and
+        // librdkafka 2.0.2 (Debian's kcat) sends its own nonce again in front of
+        // it. Freshness holds either way: the server's random half is there, and
+        // the proof covers the nonce as sent.
+        if !expect(&attrs, 1, "r", WHAT)?.ends_with(&pending.nonce) {
             return Err(SaslError::NonceMismatch);
         }
         let proof = decode64(proof, WHAT)?;
@@ -389,6 +393,36 @@ mod tests {
         assert!(first(b"n,a=alice,n=alice,r=x").is_ok());
         assert!(first(b"y,,n=alice,r=x,tokenauth=true").is_ok());
         assert!(first(b"\xff").is_err());
+    }
+
+    /// librdkafka 2.0.2's client-final message, as Debian's kcat sent it to our
+    /// broker: its nonce again in front of the server's. Kafka's broker accepts
+    /// it (the nonce need only end with the server's), so must we.
+    #[test]
+    fn a_final_nonce_that_ends_with_the_servers_is_accepted() {
+        let hash = ScramHash::Sha512;
+        let stored = ScramCredential::new(hash, "pw", 4096).unwrap();
+        let mut server = ScramServer::new(hash);
+        let challenge = server
+            .server_first(b"n,,n=alice,r=cnonce", |_, _| Some(stored.clone()))
+            .unwrap();
+        let challenge = String::from_utf8(challenge).unwrap();
+        let combined = challenge
+            .split(',')
+            .next()
+            .unwrap()
+            .strip_prefix("r=")
+            .unwrap();
+        let without_proof = format!("c=biws,r=cnonce{combined}");
+        let auth_message = format!("n=alice,r=cnonce,{challenge},{without_proof}");
+        let salted = hash.salted_password(b"pw", stored.salt(), 4096);
+        let client_key = hash.client_key(&salted);
+        let signature = hash.hmac(&hash.hash(&client_key), auth_message.as_bytes());
+        let proof = encode64(&xor(&client_key, &signature));
+        let done = server
+            .server_final(format!("{without_proof},p={proof}").as_bytes())
+            .unwrap();
+        assert_eq!(done.username, "alice");
     }
 
     #[test]
