@@ -125,18 +125,7 @@ pub(crate) fn expect_api_key<M: Message>(header_key: i16) -> Result<(), FrameErr
     Ok(())
 }
 
-/// Sizes the header and the body once each, then writes prefix, header and body.
-fn frame<H: Message, M: Message>(
-    header: &H,
-    header_version: i16,
-    body: &M,
-    version: i16,
-) -> Result<Bytes, FrameError> {
-    let mut buf = BytesMut::new();
-    frame_into(header, header_version, body, version, &mut buf)?;
-    Ok(buf.freeze())
-}
-
+/// Sizes the header and the body once each, then appends prefix, header and body.
 fn frame_into<H: Message, M: Message>(
     header: &H,
     header_version: i16,
@@ -198,9 +187,9 @@ fn frame_around<H: Message>(
 /// assert_eq!(read_header, header);
 /// ```
 pub fn encode_request<M: Message>(header: &RequestHeader, body: &M) -> Result<Bytes, FrameError> {
-    expect_api_key::<M>(header.request_api_key)?;
-    let version = header.request_api_version;
-    frame(header, request_header_version::<M>(version), body, version)
+    let mut buf = BytesMut::new();
+    encode_request_into(header, body, &mut buf)?;
+    Ok(buf.freeze())
 }
 
 /// Frames a response to a request made at `version`.
@@ -209,8 +198,9 @@ pub fn encode_response<M: Message>(
     body: &M,
     version: i16,
 ) -> Result<Bytes, FrameError> {
-    api_key_of::<M>()?;
-    frame(header, response_header_version::<M>(version), body, version)
+    let mut buf = BytesMut::new();
+    encode_response_into(header, body, version, &mut buf)?;
+    Ok(buf.freeze())
 }
 
 /// Appends a request frame to `buf`, like [`encode_request`]: for a buffer kept
@@ -355,14 +345,9 @@ pub fn encode_any_request<R: RequestEnum>(
     header: &RequestHeader,
     request: &R,
 ) -> Result<Bytes, FrameError> {
-    struct Encode<'h>(&'h RequestHeader);
-    impl WithMessage for Encode<'_> {
-        type Output = Result<Bytes, FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_request(self.0, body)
-        }
-    }
-    request.with_message(Encode(header))
+    let mut buf = BytesMut::new();
+    encode_any_request_into(header, request, &mut buf)?;
+    Ok(buf.freeze())
 }
 
 /// Frames whichever response `response` holds, answering a request made at
@@ -372,14 +357,9 @@ pub fn encode_any_response<R: ResponseEnum>(
     response: &R,
     version: i16,
 ) -> Result<Bytes, FrameError> {
-    struct Encode<'h>(&'h ResponseHeader, i16);
-    impl WithMessage for Encode<'_> {
-        type Output = Result<Bytes, FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_response(self.0, body, self.1)
-        }
-    }
-    response.with_message(Encode(header, version))
+    let mut buf = BytesMut::new();
+    encode_any_response_into(header, response, version, &mut buf)?;
+    Ok(buf.freeze())
 }
 
 /// Appends whichever request `request` holds to `buf`, like
