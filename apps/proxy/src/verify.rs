@@ -82,16 +82,12 @@ pub fn read_request(parsed: &RequestFrame) -> Result<DecodedRequest, String> {
 /// Re-encodes a decoded request, `frame` as received, and reads the re-encoding
 /// back.
 pub fn check_request(frame: &Bytes, decoded: &DecodedRequest) -> Verdict {
-    let reencoded = match reencode(frame, |buf| {
-        frame::encode_any_request_into(&decoded.header, &decoded.body, buf)
-    }) {
-        Ok(Reencoded::Same) => return Verdict::Verified { canonical: true },
-        Ok(Reencoded::Different(bytes)) => bytes,
-        Err(error) => return cannot_reencode(&error),
-    };
-    let reread = frame::decode_any_request(&reencoded);
-    let why = reread_difference(&decoded.header, &decoded.body, reread);
-    verdict(why, reencoded)
+    check(
+        frame,
+        (&decoded.header, &decoded.body),
+        |buf| frame::encode_any_request_into(&decoded.header, &decoded.body, buf),
+        frame::decode_any_request,
+    )
 }
 
 /// Decodes a response to a request with `api_key` made at `version`.
@@ -103,17 +99,39 @@ pub fn read_response(frame: &Bytes, api_key: i16, version: i16) -> Result<Decode
 /// Re-encodes a decoded response, `frame` as received, and reads the re-encoding
 /// back.
 pub fn check_response(frame: &Bytes, decoded: &DecodedResponse) -> Verdict {
-    let reencoded = match reencode(frame, |buf| {
-        frame::encode_any_response_into(&decoded.header, &decoded.body, decoded.version, buf)
-    }) {
+    check(
+        frame,
+        (&decoded.header, &decoded.body),
+        |buf| frame::encode_any_response_into(&decoded.header, &decoded.body, decoded.version, buf),
+        |bytes| frame::decode_any_response(bytes, decoded.body.api(), decoded.version),
+    )
+}
+
+/// Re-encodes `decoded` with `encode`, and unless that gives `frame`'s own bytes,
+/// reads the re-encoding back with `decode` and compares.
+fn check<H: PartialEq + fmt::Debug, B: PartialEq + fmt::Debug>(
+    frame: &Bytes,
+    (header, body): (&H, &B),
+    encode: impl FnOnce(&mut BytesMut) -> Result<(), FrameError>,
+    decode: impl FnOnce(&Bytes) -> Result<(H, B), FrameError>,
+) -> Verdict {
+    let reencoded = match reencode(frame, encode) {
         Ok(Reencoded::Same) => return Verdict::Verified { canonical: true },
         Ok(Reencoded::Different(bytes)) => bytes,
-        Err(error) => return cannot_reencode(&error),
+        Err(error) => {
+            return Verdict::Mismatch {
+                why: format!("the decoded value does not re-encode: {}", chain(&error)),
+                reencoded: None,
+            }
+        }
     };
-    let api = decoded.body.api();
-    let reread = frame::decode_any_response(&reencoded, api, decoded.version);
-    let why = reread_difference(&decoded.header, &decoded.body, reread);
-    verdict(why, reencoded)
+    match reread_difference(header, body, decode(&reencoded)) {
+        None => Verdict::Verified { canonical: false },
+        Some(why) => Verdict::Mismatch {
+            why,
+            reencoded: Some(reencoded),
+        },
+    }
 }
 
 /// A re-encoding, compared with the frame it came from.
@@ -180,23 +198,6 @@ fn reread_difference<H: PartialEq + fmt::Debug, B: PartialEq + fmt::Debug>(
             difference(body, &b)
         )),
         Ok(_) => None,
-    }
-}
-
-fn verdict(why: Option<String>, reencoded: Bytes) -> Verdict {
-    match why {
-        None => Verdict::Verified { canonical: false },
-        Some(why) => Verdict::Mismatch {
-            why,
-            reencoded: Some(reencoded),
-        },
-    }
-}
-
-fn cannot_reencode(error: &FrameError) -> Verdict {
-    Verdict::Mismatch {
-        why: format!("the decoded value does not re-encode: {}", chain(error)),
-        reencoded: None,
     }
 }
 
