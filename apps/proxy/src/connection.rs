@@ -182,9 +182,9 @@ async fn forward_requests(
         };
         let read = on_request(&frame, proxy, in_flight);
         to.write_all(&frame).await?;
-        if let Some((parsed, decoded)) = read {
+        if let Some(decoded) = read {
             let shared = Arc::clone(proxy);
-            let check = move || check_request(&frame, &parsed, decoded, &shared);
+            let check = move || check_request(&frame, &decoded, &shared);
             proxy.verify_queue.submit(check).await;
         }
     }
@@ -196,12 +196,7 @@ async fn forward_requests(
 /// Reads one request frame and records it as awaiting a response unless it gets
 /// none; returns what the check needs, or `None` when the frame was counted
 /// already (it did not decode).
-fn on_request(
-    frame: &Bytes,
-    proxy: &Proxy,
-    in_flight: &Mutex<InFlight>,
-) -> Option<(RequestFrame, DecodedRequest)> {
-    let bytes = frame.len() as u64;
+fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) -> Option<DecodedRequest> {
     let parsed = match RequestFrame::parse(frame) {
         Ok(parsed) => parsed,
         Err(error) => {
@@ -218,14 +213,7 @@ fn on_request(
                 chain(&error)
             );
             debug!(original = %hex(frame, HEX_LOG_LIMIT), "request frame");
-            proxy.stats.count(key, |counts| {
-                counts.add(&ApiCounts {
-                    requests: 1,
-                    request_bytes: bytes,
-                    decode_failures: 1,
-                    ..ApiCounts::default()
-                });
-            });
+            count_undecodable(proxy, key, ApiCounts::request(frame.len()));
             return None;
         }
     };
@@ -255,44 +243,58 @@ fn on_request(
         });
     }
     match read {
-        Ok(decoded) => Some((parsed, decoded)),
+        Ok(decoded) => Some(decoded),
         Err(why) => {
             warn!(
                 correlation_id,
                 api = api_name(key),
                 version,
-                bytes,
+                bytes = frame.len(),
                 "request does not decode (forwarded as is): {why}"
             );
             log_hex(frame, None);
-            proxy.stats.count(key, |total| {
-                total.add(&ApiCounts {
-                    requests: 1,
-                    request_bytes: bytes,
-                    decode_failures: 1,
-                    ..ApiCounts::default()
-                });
-            });
+            count_undecodable(proxy, key, ApiCounts::request(frame.len()));
             None
         }
     }
 }
 
+/// Counts a frame that did not decode.
+fn count_undecodable(proxy: &Proxy, key: i16, mut counts: ApiCounts) {
+    counts.decode_failures = 1;
+    proxy.stats.count(key, |total| total.add(&counts));
+}
+
+/// Logs a frame whose re-encoding reads back differently, and counts it as a
+/// mismatch in `counts`.
+fn mismatch(
+    (what, api, version, correlation_id): (&str, &str, i16, i32),
+    frame: &Bytes,
+    why: &str,
+    reencoded: Option<&Bytes>,
+    counts: &mut ApiCounts,
+) {
+    counts.mismatches = 1;
+    let bytes = frame.len();
+    warn!(
+        correlation_id,
+        api, version, bytes, "{what} mismatch: {why}"
+    );
+    log_hex(frame, reencoded);
+}
+
 /// Checks a forwarded request's re-encoding, then logs and counts it.
-fn check_request(frame: &Bytes, parsed: &RequestFrame, decoded: DecodedRequest, proxy: &Proxy) {
-    let bytes = frame.len() as u64;
+fn check_request(frame: &Bytes, decoded: &DecodedRequest, proxy: &Proxy) {
+    let bytes = frame.len();
+    let header = &decoded.header;
     let (key, version, correlation_id) = (
-        parsed.api_key(),
-        parsed.api_version(),
-        parsed.correlation_id(),
+        header.request_api_key,
+        header.request_api_version,
+        header.correlation_id,
     );
     let api = api_name(key);
-    let mut counts = ApiCounts {
-        requests: 1,
-        request_bytes: bytes,
-        ..ApiCounts::default()
-    };
-    match verify::check_request(frame, &decoded) {
+    let mut counts = ApiCounts::request(bytes);
+    match verify::check_request(frame, decoded) {
         Verdict::Verified { canonical } => {
             debug!(
                 correlation_id,
@@ -305,12 +307,8 @@ fn check_request(frame: &Bytes, parsed: &RequestFrame, decoded: DecodedRequest, 
             );
         }
         Verdict::Mismatch { why, reencoded } => {
-            counts.mismatches = 1;
-            warn!(
-                correlation_id,
-                api, version, bytes, "request mismatch: {why}"
-            );
-            log_hex(frame, reencoded.as_ref());
+            let id = ("request", api, version, correlation_id);
+            mismatch(id, frame, &why, reencoded.as_ref(), &mut counts);
         }
     }
     proxy.stats.count(key, |total| total.add(&counts));
@@ -383,7 +381,7 @@ enum Forward {
 /// now, since its rewriting trusts the re-encoding; any other goes through as it
 /// came and is checked after.
 async fn on_response(frame: &Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlight>) -> Forward {
-    let bytes = frame.len() as u64;
+    let bytes = frame.len();
     let unread = Forward::Checked(frame.clone());
     let correlation_id = match frame::response_correlation_id(frame) {
         Ok(correlation_id) => correlation_id,
@@ -407,21 +405,16 @@ async fn on_response(frame: &Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlig
     };
     let (key, version) = (pending.api_key, pending.version);
     let api = api_name(key);
-    let mut counts = ApiCounts {
-        responses: 1,
-        response_bytes: bytes,
-        ..ApiCounts::default()
-    };
+    let mut counts = ApiCounts::response(bytes);
     let mut decoded = match verify::read_response(frame, key, version) {
         Ok(decoded) => decoded,
         Err(why) => {
-            counts.decode_failures = 1;
             warn!(
                 correlation_id,
                 api, version, bytes, "response does not decode (forwarded as is): {why}"
             );
             log_hex(frame, None);
-            proxy.stats.count(key, |total| total.add(&counts));
+            count_undecodable(proxy, key, counts);
             return unread;
         }
     };
@@ -463,12 +456,8 @@ async fn on_response(frame: &Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlig
             }
         }
         Verdict::Mismatch { why, reencoded } => {
-            counts.mismatches = 1;
-            warn!(
-                correlation_id,
-                api, version, bytes, "response mismatch: {why}"
-            );
-            log_hex(frame, reencoded.as_ref());
+            let id = ("response", api, version, correlation_id);
+            mismatch(id, frame, &why, reencoded.as_ref(), &mut counts);
             // The re-encoding is what failed, so a rewritten frame cannot be
             // trusted either: the client gets the broker's own addresses.
             warn!(
@@ -485,15 +474,11 @@ async fn on_response(frame: &Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlig
 /// Checks a forwarded response that carried no broker address, then logs and
 /// counts it.
 fn check_response(frame: &Bytes, version: i16, decoded: &DecodedResponse, proxy: &Proxy) {
-    let bytes = frame.len() as u64;
+    let bytes = frame.len();
     let key = decoded.body.api().key();
     let (correlation_id, read_at) = (decoded.header.correlation_id, decoded.version);
     let api = api_name(key);
-    let mut counts = ApiCounts {
-        responses: 1,
-        response_bytes: bytes,
-        ..ApiCounts::default()
-    };
+    let mut counts = ApiCounts::response(bytes);
     match verify::check_response(frame, decoded) {
         Verdict::Verified { canonical } => {
             debug!(
@@ -502,12 +487,8 @@ fn check_response(frame: &Bytes, version: i16, decoded: &DecodedResponse, proxy:
             );
         }
         Verdict::Mismatch { why, reencoded } => {
-            counts.mismatches = 1;
-            warn!(
-                correlation_id,
-                api, version, bytes, "response mismatch: {why}"
-            );
-            log_hex(frame, reencoded.as_ref());
+            let id = ("response", api, version, correlation_id);
+            mismatch(id, frame, &why, reencoded.as_ref(), &mut counts);
         }
     }
     proxy.stats.count(key, |total| total.add(&counts));

@@ -29,6 +29,24 @@ pub struct ApiCounts {
 }
 
 impl ApiCounts {
+    /// One request frame of `bytes`.
+    pub fn request(bytes: usize) -> Self {
+        ApiCounts {
+            requests: 1,
+            request_bytes: bytes as u64,
+            ..ApiCounts::default()
+        }
+    }
+
+    /// One response frame of `bytes`.
+    pub fn response(bytes: usize) -> Self {
+        ApiCounts {
+            responses: 1,
+            response_bytes: bytes as u64,
+            ..ApiCounts::default()
+        }
+    }
+
     /// Adds `other` to these counts.
     pub fn add(&mut self, other: &ApiCounts) {
         self.requests += other.requests;
