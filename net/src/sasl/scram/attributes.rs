@@ -33,6 +33,26 @@ pub(crate) fn unescape_name(escaped: &str) -> Result<String, SaslError> {
     Ok(out)
 }
 
+/// A message as text: SCRAM messages are UTF-8.
+pub(crate) fn text<'a>(message: &'a [u8], what: &'static str) -> Result<&'a str, SaslError> {
+    std::str::from_utf8(message).map_err(|_| malformed(what, "not UTF-8".into()))
+}
+
+/// Refuses a message that starts with a mandatory extension (`m=`): RFC 5802
+/// reserves it, and a side that does not know the extension must fail.
+pub(crate) fn refuse_mandatory(
+    attributes: &[(&str, &str)],
+    what: &'static str,
+) -> Result<(), SaslError> {
+    if attributes.first().is_some_and(|(key, _)| *key == "m") {
+        return Err(malformed(
+            what,
+            "a mandatory extension (m=) is not supported".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// A message's attributes in order: `key=value` pairs split at commas. A value may
 /// hold `=` (base64 does); a key may be longer than one letter (Kafka's
 /// extensions, such as `tokenauth`).

@@ -1,7 +1,8 @@
 //! The client side of a SCRAM exchange (RFC 5802 section 5; RFC 7677).
 
 use super::attributes::{
-    attributes, check_nonce, decode64, encode64, escape_name, expect, malformed,
+    attributes, check_nonce, decode64, encode64, escape_name, expect, malformed, refuse_mandatory,
+    text,
 };
 use super::credential::constant_time_eq;
 use super::hash::{xor, ScramHash};
@@ -118,18 +119,12 @@ impl ScramClient {
             return Err(self.out_of_order("client-final"));
         };
         const WHAT: &str = "server-first message";
-        let text =
-            std::str::from_utf8(server_first).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let text = text(server_first, WHAT)?;
         let attrs = attributes(text, WHAT)?;
         if let Some((_, error)) = attrs.iter().find(|(key, _)| *key == "e") {
             return Err(SaslError::ServerError((*error).to_owned()));
         }
-        if attrs.first().is_some_and(|(key, _)| *key == "m") {
-            return Err(malformed(
-                WHAT,
-                "a mandatory extension (m=) is not supported".into(),
-            ));
-        }
+        refuse_mandatory(&attrs, WHAT)?;
         let nonce = expect(&attrs, 0, "r", WHAT)?;
         check_nonce(nonce, WHAT)?;
         if !nonce.starts_with(&self.nonce) || nonce.len() == self.nonce.len() {
@@ -154,16 +149,11 @@ impl ScramClient {
 
         let without_proof = format!("c={},r={nonce}", encode64(GS2_HEADER.as_bytes()));
         let auth_message = format!("{client_first_bare},{text},{without_proof}");
-        let salted = self
-            .hash
-            .salted_password(self.password.as_bytes(), &salt, iterations);
-        let client_key = self.hash.client_key(&salted);
-        let stored_key = self.hash.hash(&client_key);
-        let client_signature = self.hash.hmac(&stored_key, auth_message.as_bytes());
-        let proof = xor(&client_key, &client_signature);
-        let server_key = self.hash.server_key(&salted);
+        let keys = self.hash.keys(&self.password, &salt, iterations);
+        let client_signature = self.hash.hmac(&keys.stored, auth_message.as_bytes());
+        let proof = xor(&keys.client, &client_signature);
         self.state = State::SentFinal {
-            server_signature: self.hash.hmac(&server_key, auth_message.as_bytes()),
+            server_signature: self.hash.hmac(&keys.server, auth_message.as_bytes()),
         };
         Ok(format!("{without_proof},p={}", encode64(&proof)).into_bytes())
     }
@@ -177,8 +167,7 @@ impl ScramClient {
             return Err(self.out_of_order("server-final"));
         };
         const WHAT: &str = "server-final message";
-        let text =
-            std::str::from_utf8(server_final).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let text = text(server_final, WHAT)?;
         let attrs = attributes(text, WHAT)?;
         match attrs.first() {
             Some(("e", error)) => Err(SaslError::ServerError((*error).to_owned())),

@@ -59,11 +59,11 @@ impl ScramCredential {
         iterations: u32,
     ) -> Result<Self, SaslError> {
         check_iterations(hash, iterations)?;
-        let salted = hash.salted_password(password.as_bytes(), &salt, iterations);
+        let keys = hash.keys(password, &salt, iterations);
         Ok(ScramCredential {
             hash,
-            stored_key: hash.hash(&hash.client_key(&salted)),
-            server_key: hash.server_key(&salted),
+            stored_key: keys.stored,
+            server_key: keys.server,
             salt,
             iterations,
         })
@@ -129,11 +129,8 @@ impl ScramCredential {
     /// Whether `password` is the one this credential was made from (for SASL
     /// PLAIN against stored SCRAM credentials: no password is kept in clear).
     pub fn matches_password(&self, password: &str) -> bool {
-        let salted = self
-            .hash
-            .salted_password(password.as_bytes(), &self.salt, self.iterations);
-        let stored = self.hash.hash(&self.hash.client_key(&salted));
-        constant_time_eq(&stored, &self.stored_key)
+        let keys = self.hash.keys(password, &self.salt, self.iterations);
+        constant_time_eq(&keys.stored, &self.stored_key)
     }
 }
 

@@ -103,15 +103,29 @@ impl ScramHash {
         }
     }
 
-    /// `ClientKey = HMAC(SaltedPassword, "Client Key")`.
-    pub(crate) fn client_key(self, salted_password: &[u8]) -> Vec<u8> {
-        self.hmac(salted_password, b"Client Key")
+    /// The keys a password gives with `salt` and `iterations` (RFC 5802 section
+    /// 3): `SaltedPassword = Hi(password, salt, i)`, `ClientKey = HMAC(SaltedPassword,
+    /// "Client Key")`, `StoredKey = H(ClientKey)`, `ServerKey = HMAC(SaltedPassword,
+    /// "Server Key")`.
+    pub(crate) fn keys(self, password: &str, salt: &[u8], iterations: u32) -> Keys {
+        let salted = self.salted_password(password.as_bytes(), salt, iterations);
+        let client = self.hmac(&salted, b"Client Key");
+        Keys {
+            stored: self.hash(&client),
+            server: self.hmac(&salted, b"Server Key"),
+            client,
+        }
     }
+}
 
-    /// `ServerKey = HMAC(SaltedPassword, "Server Key")`.
-    pub(crate) fn server_key(self, salted_password: &[u8]) -> Vec<u8> {
-        self.hmac(salted_password, b"Server Key")
-    }
+/// What a password derives, for one salt and iteration count.
+pub(crate) struct Keys {
+    /// `ClientKey`: only the client knows it.
+    pub client: Vec<u8>,
+    /// `StoredKey = H(ClientKey)`: what the server checks a proof against.
+    pub stored: Vec<u8>,
+    /// `ServerKey`: what the server signs with.
+    pub server: Vec<u8>,
 }
 
 /// `a XOR b`, for two values of the same length (a proof and a signature).

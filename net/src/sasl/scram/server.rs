@@ -3,7 +3,8 @@
 use std::sync::OnceLock;
 
 use super::attributes::{
-    attributes, check_nonce, decode64, encode64, expect, extensions, malformed, unescape_name,
+    attributes, check_nonce, decode64, encode64, expect, extensions, malformed, refuse_mandatory,
+    text, unescape_name,
 };
 use super::credential::{constant_time_eq, ScramCredential};
 use super::hash::{xor, ScramHash};
@@ -101,16 +102,10 @@ impl ScramServer {
         }
         self.state = State::Failed;
         const WHAT: &str = "client-first message";
-        let text =
-            std::str::from_utf8(client_first).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let text = text(client_first, WHAT)?;
         let (gs2_header, bare) = split_gs2_header(text)?;
         let attrs = attributes(bare, WHAT)?;
-        if attrs.first().is_some_and(|(key, _)| *key == "m") {
-            return Err(malformed(
-                WHAT,
-                "a mandatory extension (m=) is not supported".into(),
-            ));
-        }
+        refuse_mandatory(&attrs, WHAT)?;
         let username = unescape_name(expect(&attrs, 0, "n", WHAT)?)?;
         let client_nonce = expect(&attrs, 1, "r", WHAT)?;
         check_nonce(client_nonce, WHAT)?;
@@ -158,8 +153,7 @@ impl ScramServer {
             return Err(self.out_of_order("server-final"));
         };
         const WHAT: &str = "client-final message";
-        let text =
-            std::str::from_utf8(client_final).map_err(|_| malformed(WHAT, "not UTF-8".into()))?;
+        let text = text(client_final, WHAT)?;
         let (without_proof, proof) = text
             .rsplit_once(",p=")
             .ok_or_else(|| malformed(WHAT, "no proof (p=)".into()))?;
@@ -415,10 +409,9 @@ mod tests {
             .unwrap();
         let without_proof = format!("c=biws,r=cnonce{combined}");
         let auth_message = format!("n=alice,r=cnonce,{challenge},{without_proof}");
-        let salted = hash.salted_password(b"pw", stored.salt(), 4096);
-        let client_key = hash.client_key(&salted);
-        let signature = hash.hmac(&hash.hash(&client_key), auth_message.as_bytes());
-        let proof = encode64(&xor(&client_key, &signature));
+        let keys = hash.keys("pw", stored.salt(), 4096);
+        let signature = hash.hmac(&keys.stored, auth_message.as_bytes());
+        let proof = encode64(&xor(&keys.client, &signature));
         let done = server
             .server_final(format!("{without_proof},p={proof}").as_bytes())
             .unwrap();
