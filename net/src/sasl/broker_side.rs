@@ -164,46 +164,51 @@ impl ServerAuthenticator {
     }
 
     fn authenticate(&mut self, token: &[u8], credentials: &dyn Credentials) -> Gate {
-        let State::Authenticating(server) = &mut self.state else {
+        if !matches!(self.state, State::Authenticating(_)) {
             self.state = State::Failed;
             return Gate::AnswerAndClose(failure(&SaslError::OutOfOrder {
                 step: "SaslAuthenticate before SaslHandshake",
             }));
-        };
-        match server.step(token, credentials) {
-            Ok(ServerStep::Challenge(bytes)) => Gate::Answer(success(bytes, 0)),
-            Ok(ServerStep::Done(bytes)) => {
-                let principal = server.principal().unwrap_or_default().to_owned();
-                match self.finish(principal) {
-                    Ok(lifetime_ms) => Gate::Answer(success(bytes, lifetime_ms)),
-                    Err(error) => Gate::AnswerAndClose(failure(&error)),
-                }
-            }
-            Err(error) => {
-                self.state = State::Failed;
-                Gate::AnswerAndClose(failure(&error))
-            }
+        }
+        match self.step(token, credentials) {
+            Ok((bytes, lifetime_ms)) => Gate::Answer(success(bytes, lifetime_ms)),
+            Err(error) => Gate::AnswerAndClose(failure(&error)),
         }
     }
 
     /// Reads a raw token (after SaslHandshake v0).
     pub fn on_raw_token(&mut self, token: &[u8], credentials: &dyn Credentials) -> RawGate {
-        let State::RawTokens(server) = &mut self.state else {
+        if !matches!(self.state, State::RawTokens(_)) {
             self.state = State::Failed;
             return RawGate::Close("a raw SASL token outside a SaslHandshake v0 exchange".into());
+        }
+        match self.step(token, credentials) {
+            Ok((bytes, _)) => RawGate::Send(bytes),
+            Err(error) => RawGate::Close(error.to_string()),
+        }
+    }
+
+    /// One step of the exchange in progress, whichever its framing: the bytes to
+    /// send, and the session lifetime in ms once authenticated (0 before, or
+    /// without one). Any error ends the exchange.
+    fn step(
+        &mut self,
+        token: &[u8],
+        credentials: &dyn Credentials,
+    ) -> Result<(Vec<u8>, i64), SaslError> {
+        let (State::Authenticating(server) | State::RawTokens(server)) = &mut self.state else {
+            self.state = State::Failed;
+            return Err(SaslError::OutOfOrder { step: "SASL token" });
         };
         match server.step(token, credentials) {
-            Ok(ServerStep::Challenge(bytes)) => RawGate::Send(bytes),
+            Ok(ServerStep::Challenge(bytes)) => Ok((bytes, 0)),
             Ok(ServerStep::Done(bytes)) => {
                 let principal = server.principal().unwrap_or_default().to_owned();
-                match self.finish(principal) {
-                    Ok(_) => RawGate::Send(bytes),
-                    Err(error) => RawGate::Close(error.to_string()),
-                }
+                Ok((bytes, self.finish(principal)?))
             }
             Err(error) => {
                 self.state = State::Failed;
-                RawGate::Close(error.to_string())
+                Err(error)
             }
         }
     }
