@@ -16,18 +16,19 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use kwire::{MessageEnum, WithMessage};
-use kwire_messages::frame::{self, FrameError, PREFIX_LEN};
+use kwire_messages::frame::{self, FrameError};
 use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
 use kwire_messages::Listener;
 use kwire_messages::{ApiKey, Request, Response, ResponseHeader};
 use kwire_net::negotiation::answer_api_versions;
-use kwire_net::sasl::{Gate, RawGate, ServerAuthenticator};
+use kwire_net::sasl::Gate;
 use kwire_net::server::{FrameReader, ServerError};
 use tokio::io::AsyncWriteExt;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 use crate::api;
 use crate::held::Held;
+use crate::security::{SaslConnection, Security};
 use crate::Broker;
 
 /// Why a connection was closed by us.
@@ -66,13 +67,7 @@ pub async fn serve(
     peer: SocketAddr,
 ) {
     tracing::debug!(%peer, "connected");
-    let mut gate = broker.security.as_ref().map(|security| {
-        let gate = ServerAuthenticator::new(security.mechanisms.clone());
-        match security.reauth {
-            Some(lifetime) => gate.with_session_lifetime(lifetime),
-            None => gate,
-        }
-    });
+    let mut sasl = broker.security.as_ref().map(Security::connection);
     loop {
         // The frame, and the budget it holds, live until it is answered.
         let frame = match frames.next_frame().await {
@@ -88,31 +83,16 @@ pub async fn serve(
                 return;
             }
         };
-        if let (Some(gate), Some(security)) = (&mut gate, &broker.security) {
-            if gate.expects_raw_token() {
-                // After SaslHandshake v0 the frames are bare tokens, no header.
-                match gate.on_raw_token(&frame[PREFIX_LEN..], &security.users) {
-                    RawGate::Send(token) => {
-                        let Ok(prefix) = i32::try_from(token.len()) else {
-                            return;
-                        };
-                        let mut out = prefix.to_be_bytes().to_vec();
-                        out.extend_from_slice(&token);
-                        if writer.write_all(&out).await.is_err() {
-                            return;
-                        }
-                        continue;
-                    }
-                    RawGate::Close(why) => {
-                        tracing::info!(%peer, "closing the connection: SASL: {why}");
-                        return;
-                    }
-                }
-            }
-        }
         // What the answer takes of the response budget, held until it is written.
         let mut held = Held::default();
-        let answered = answer(&broker, &frame, peer, &mut held, gate.as_mut()).await;
+        let answered = match &mut sasl {
+            // After SaslHandshake v0 the frames are bare tokens, no header.
+            Some(sasl) if sasl.expects_raw_token() => sasl
+                .raw_token(&frame)
+                .map(Answer::Frame)
+                .map_err(Closed::Unauthenticated),
+            _ => answer(&broker, &frame, peer, &mut held, sasl.as_mut()).await,
+        };
         // The answer is encoded afresh: the request's bytes go back to the budget
         // now, so that a client slow to read its answers holds none of them.
         drop(frame);
@@ -154,14 +134,14 @@ enum Answer {
     Nothing,
 }
 
-/// The answer to one request frame; `gate` is the connection's SASL state when
+/// The answer to one request frame; `sasl` is the connection's SASL state when
 /// SASL is on.
 async fn answer(
     broker: &Broker,
     frame: &Bytes,
     peer: SocketAddr,
     held: &mut Held,
-    gate: Option<&mut ServerAuthenticator>,
+    sasl: Option<&mut SaslConnection<'_>>,
 ) -> Result<Answer, Closed> {
     let started = Instant::now();
     let request = RequestFrame::parse(frame).map_err(Closed::Frame)?;
@@ -198,8 +178,8 @@ async fn answer(
         .as_ref()
         .map_or("", |id| id.as_str())
         .to_owned();
-    if let (Some(gate), Some(security)) = (gate, &broker.security) {
-        match gate.on_request(&decoded.body, version, &security.users) {
+    if let Some(sasl) = sasl {
+        match sasl.on_request(&decoded.body, version) {
             Gate::Serve => {}
             Gate::Answer(response) => {
                 let bytes = respond(broker, &request, &response, held).await?;

@@ -7,7 +7,10 @@
 
 use std::time::Duration;
 
-use kwire_net::sasl::{Mechanism, Users};
+use bytes::Bytes;
+use kwire_messages::frame::{self, frame_contents};
+use kwire_messages::Request;
+use kwire_net::sasl::{Gate, Mechanism, RawGate, ServerAuthenticator, Users};
 
 use crate::config::UsageError;
 
@@ -21,6 +24,53 @@ pub struct Security {
     /// Kafka's `connections.max.reauth.ms`: sessions end after this unless the
     /// client re-authenticates.
     pub reauth: Option<Duration>,
+}
+
+impl Security {
+    /// A new connection's SASL state.
+    pub fn connection(&self) -> SaslConnection<'_> {
+        let gate = ServerAuthenticator::new(self.mechanisms.clone());
+        let gate = match self.reauth {
+            Some(lifetime) => gate.with_session_lifetime(lifetime),
+            None => gate,
+        };
+        SaslConnection {
+            gate,
+            users: &self.users,
+        }
+    }
+}
+
+/// One connection's SASL gate, and the users it checks clients against.
+pub struct SaslConnection<'a> {
+    gate: ServerAuthenticator,
+    users: &'a Users,
+}
+
+impl SaslConnection<'_> {
+    /// Whether the next frame is a bare token (after SaslHandshake v0), not a
+    /// request.
+    pub fn expects_raw_token(&self) -> bool {
+        self.gate.expects_raw_token()
+    }
+
+    /// The answer to a bare-token frame, itself a frame holding the reply
+    /// token; `Err` says why the connection must close.
+    pub fn raw_token(&mut self, frame: &Bytes) -> Result<Bytes, String> {
+        let token = frame_contents(frame).map_err(|error| error.to_string())?;
+        match self.gate.on_raw_token(token, self.users) {
+            RawGate::Send(reply) => {
+                let prefix = frame::length_prefix(reply.len()).map_err(|e| e.to_string())?;
+                Ok([&prefix[..], &reply].concat().into())
+            }
+            RawGate::Close(why) => Err(why),
+        }
+    }
+
+    /// What to do with `request`, sent at `version`.
+    pub fn on_request(&mut self, request: &Request, version: i16) -> Gate {
+        self.gate.on_request(request, version, self.users)
+    }
 }
 
 /// The SASL options as given, before they are checked together.
