@@ -55,32 +55,47 @@ def wait_port(port, proc, seconds=30):
     raise RuntimeError("port %d not open within %d s" % (port, seconds))
 
 
-class TansuProxy:
-    def __init__(self, origin, log):
-        self.port = free_port()
-        url = "tcp://127.0.0.1:%d" % self.port
+class Forwarder:
+    """Another program listening on `port` and forwarding to a broker, stopped
+    with the process group it leads (socat forks one process per connection)."""
+
+    def __init__(self, argv, port, log):
         self.log = open(log, "wb")
-        binary = interop_broker.ensure_installed("tansu")
-        self.proc = subprocess.Popen([binary, "proxy", "--listener-url", url,
-                                      "--advertised-listener-url", url,
-                                      "--origin-url", "tcp://%s" % origin],
-                                     stdout=self.log, stderr=self.log, start_new_session=True)
-        self.address = "127.0.0.1:%d" % self.port
+        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=self.log,
+                                     start_new_session=True)
+        self.address = "127.0.0.1:%d" % port
         try:
-            wait_port(self.port, self.proc)
+            wait_port(port, self.proc)
         except Exception:
             self.stop()
             raise
 
     def stop(self):
         if self.proc.poll() is None:
-            self.proc.terminate()
+            os.killpg(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         self.log.close()
+
+
+def tansu_proxy(origin, log):
+    port = free_port()
+    url = "tcp://127.0.0.1:%d" % port
+    binary = interop_broker.ensure_installed("tansu")
+    return Forwarder([binary, "proxy", "--listener-url", url, "--advertised-listener-url", url,
+                      "--origin-url", "tcp://%s" % origin], port, log)
+
+
+def socat(port, upstream, log):
+    """A plain TCP forwarder (1 MiB buffers), verifying and rewriting nothing: what
+    one more hop costs on this machine, the floor under any proxy. Its broker
+    must advertise socat's port, so that the client's data goes through it too."""
+    return Forwarder(["socat", "-b", "1048576",
+                      "TCP-LISTEN:%d,bind=127.0.0.1,fork,reuseaddr" % port,
+                      "TCP:%s" % upstream], port, log)
 
 
 def kcat(args, timeout):
@@ -107,37 +122,6 @@ def one_run(address, topic, data, count):
 SETUPS = ("direct", "kwire-proxy", "socat", "tansu proxy")
 
 
-class Socat:
-    """A plain TCP forwarder (1 MiB buffers), verifying and rewriting nothing: what
-    one more hop costs on this machine, the floor under any proxy. Its broker
-    advertises socat's port, so that the client's data goes through it too."""
-
-    def __init__(self, port, upstream, log):
-        self.port = port
-        self.log = open(log, "wb")
-        self.proc = subprocess.Popen(["socat", "-b", "1048576",
-                                      "TCP-LISTEN:%d,bind=127.0.0.1,fork,reuseaddr" % port,
-                                      "TCP:%s" % upstream],
-                                     stdout=self.log, stderr=self.log, start_new_session=True)
-        self.address = "127.0.0.1:%d" % port
-        try:
-            wait_port(port, self.proc)
-        except Exception:
-            self.stop()
-            raise
-
-    def stop(self):
-        # Its forks are in its session: stop them all.
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
-
-
 def start(setup, work):
     """The servers of one setup (each its own broker), and the address to use."""
     log = os.path.join(work, setup.replace(" ", "-") + "-broker.log")
@@ -149,11 +133,11 @@ def start(setup, work):
     started = [broker]
     try:
         if socat_port:
-            started.append(Socat(socat_port, broker.address, os.path.join(work, "socat.log")))
+            started.append(socat(socat_port, broker.address, os.path.join(work, "socat.log")))
         elif setup == "kwire-proxy":
             started.append(servers.Server.proxy(broker.address, os.path.join(work, "proxy.log")))
         elif setup == "tansu proxy":
-            started.append(TansuProxy(broker.address, os.path.join(work, "tansu-proxy.log")))
+            started.append(tansu_proxy(broker.address, os.path.join(work, "tansu-proxy.log")))
     except Exception:
         servers.stop_all(started)
         raise
