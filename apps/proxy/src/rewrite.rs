@@ -104,17 +104,25 @@ impl<'a> Endpoint<'a> {
     }
 }
 
+/// The endpoints of every element of `$nodes`, each a struct with a `host` and a
+/// `port` whose wire type is `$port` (`int32` or `uint16`): one line per field
+/// in [`endpoints`], since each schema has its own struct.
+macro_rules! each {
+    ($nodes:expr, $port:ident) => {
+        $nodes
+            .iter_mut()
+            .map(|node| Endpoint::$port(&mut node.host, &mut node.port))
+            .collect()
+    };
+}
+
 /// Every broker address in `response` (read at `version`) that a client may connect
 /// to. Fields a version does not carry are left out, even when the decoded value
 /// holds something there: what is not on the wire is not rewritten, and a caller
 /// asking whether a response names brokers gets the wire's answer.
 pub fn endpoints(response: &mut Response, version: i16) -> Vec<Endpoint<'_>> {
     match response {
-        Response::Metadata(metadata) => metadata
-            .brokers
-            .iter_mut()
-            .map(|broker| Endpoint::int32(&mut broker.host, &mut broker.port))
-            .collect(),
+        Response::Metadata(metadata) => each!(metadata.brokers, int32),
         Response::FindCoordinator(found) => {
             // Up to v3 the one coordinator is in top-level fields; v4+ has an array
             // of them instead (the old fields hold defaults, and are not written).
@@ -135,57 +143,21 @@ pub fn endpoints(response: &mut Response, version: i16) -> Vec<Endpoint<'_>> {
                 Vec::new()
             }
         }
-        Response::DescribeCluster(cluster) => cluster
-            .brokers
-            .iter_mut()
-            .map(|broker| Endpoint::int32(&mut broker.host, &mut broker.port))
-            .collect(),
-        Response::Produce(produce) if version >= 10 => produce
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::int32(&mut node.host, &mut node.port))
-            .collect(),
-        Response::Fetch(fetch) if version >= 16 => fetch
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::int32(&mut node.host, &mut node.port))
-            .collect(),
-        Response::ShareFetch(share) => share
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::int32(&mut node.host, &mut node.port))
-            .collect(),
-        Response::ShareAcknowledge(share) => share
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::int32(&mut node.host, &mut node.port))
-            .collect(),
+        Response::DescribeCluster(cluster) => each!(cluster.brokers, int32),
+        Response::Produce(produce) if version >= 10 => each!(produce.node_endpoints, int32),
+        Response::Fetch(fetch) if version >= 16 => each!(fetch.node_endpoints, int32),
+        Response::ShareFetch(share) => each!(share.node_endpoints, int32),
+        Response::ShareAcknowledge(share) => each!(share.node_endpoints, int32),
         Response::DescribeQuorum(quorum) if version >= 2 => quorum
             .nodes
             .iter_mut()
             .flat_map(|node| node.listeners.iter_mut())
             .map(|listener| Endpoint::uint16(&mut listener.host, &mut listener.port))
             .collect(),
-        Response::Vote(vote) if version >= 1 => vote
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::uint16(&mut node.host, &mut node.port))
-            .collect(),
-        Response::BeginQuorumEpoch(begin) if version >= 1 => begin
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::uint16(&mut node.host, &mut node.port))
-            .collect(),
-        Response::EndQuorumEpoch(end) if version >= 1 => end
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::uint16(&mut node.host, &mut node.port))
-            .collect(),
-        Response::FetchSnapshot(snapshot) if version >= 1 => snapshot
-            .node_endpoints
-            .iter_mut()
-            .map(|node| Endpoint::uint16(&mut node.host, &mut node.port))
-            .collect(),
+        Response::Vote(vote) if version >= 1 => each!(vote.node_endpoints, uint16),
+        Response::BeginQuorumEpoch(begin) if version >= 1 => each!(begin.node_endpoints, uint16),
+        Response::EndQuorumEpoch(end) if version >= 1 => each!(end.node_endpoints, uint16),
+        Response::FetchSnapshot(snapshot) if version >= 1 => each!(snapshot.node_endpoints, uint16),
         Response::UpdateRaftVoter(update) => {
             // A tagged field, written only when it is not its default: an unknown
             // leader (-1) comes with a placeholder address, and giving it a real one
