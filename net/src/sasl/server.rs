@@ -25,9 +25,9 @@ pub trait Credentials {
         match found {
             Some(credential) => credential.matches_password(password),
             None => {
+                // The same derivation a real credential's check runs.
                 let hash = ScramHash::Sha512;
-                let _ =
-                    hash.salted_password(password.as_bytes(), b"stand-in", hash.min_iterations());
+                let _ = hash.keys(password, b"stand-in", hash.min_iterations());
                 false
             }
         }
