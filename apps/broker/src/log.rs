@@ -144,6 +144,44 @@ impl Topics {
     }
 }
 
+/// Batches read from a partition for one answer: handles on the stored bytes,
+/// which a Fetch turns into its `records` once it has taken budget for the copy.
+#[derive(Debug)]
+pub struct StoredRead {
+    batches: Vec<Bytes>,
+    size: usize,
+}
+
+impl StoredRead {
+    /// The record bytes read.
+    pub fn len(&self) -> usize {
+        self.size
+    }
+
+    /// The bytes [`into_bytes`](Self::into_bytes) copies: none for one batch,
+    /// handed out as it is stored; all of them for several.
+    pub fn copy_len(&self) -> usize {
+        if self.batches.len() > 1 {
+            self.size
+        } else {
+            0
+        }
+    }
+
+    /// The batches as one buffer: one batch as stored, several copied once into
+    /// a buffer of exactly their size.
+    pub fn into_bytes(self) -> Bytes {
+        if let [only] = &self.batches[..] {
+            return only.clone();
+        }
+        let mut out = BytesMut::with_capacity(self.size);
+        for batch in &self.batches {
+            out.extend_from_slice(batch);
+        }
+        out.freeze()
+    }
+}
+
 /// A batch as stored: the producer's bytes with our offsets written in.
 struct StoredBatch {
     last_offset: i64,
@@ -320,37 +358,20 @@ impl PartitionLog {
         Ok((&self.batches[start..end], size))
     }
 
-    /// What [`read`](Self::read) would return, without reading: (its bytes, the
-    /// bytes it would copy), so that a Fetch can take budget for the copy first.
-    pub fn read_size(
-        &self,
-        offset: i64,
-        max_bytes: usize,
-        at_least_one: bool,
-    ) -> Result<(usize, usize), ErrorCode> {
-        let (chosen, size) = self.chosen(offset, max_bytes, at_least_one)?;
-        Ok((size, if chosen.len() > 1 { size } else { 0 }))
-    }
-
-    /// The batches [`chosen`](Self::chosen) for these limits, as one buffer: one
-    /// batch is handed out as it is stored; several are copied once into a buffer
-    /// of exactly their size (the answer is at most `max_bytes`, or one batch,
-    /// never the whole log).
+    /// The batches [`chosen`](Self::chosen) for these limits, as handles on the
+    /// stored bytes (nothing is copied yet; the answer is at most `max_bytes`, or
+    /// one batch, never the whole log).
     pub fn read(
         &self,
         offset: i64,
         max_bytes: usize,
         at_least_one: bool,
-    ) -> Result<Bytes, ErrorCode> {
+    ) -> Result<StoredRead, ErrorCode> {
         let (chosen, size) = self.chosen(offset, max_bytes, at_least_one)?;
-        if let [only] = chosen {
-            return Ok(only.bytes.clone());
-        }
-        let mut out = BytesMut::with_capacity(size);
-        for batch in chosen {
-            out.extend_from_slice(&batch.bytes);
-        }
-        Ok(out.freeze())
+        Ok(StoredRead {
+            batches: chosen.iter().map(|batch| batch.bytes.clone()).collect(),
+            size,
+        })
     }
 
     /// ListOffsets' lookup: `-2` earliest, `-1` latest, `-3` the record with the
@@ -456,14 +477,17 @@ mod tests {
         assert_eq!(log.append(&batch(3, 100)), Ok(0));
         assert_eq!(log.append(&batch(2, 200)), Ok(3));
         assert_eq!(log.high_watermark(), 5);
-        let read = log.read(4, 1 << 20, true).expect("read");
+        let read = log.read(4, 1 << 20, true).expect("read").into_bytes();
         let (second, rest) = RecordBatch::parse(read).expect("parse");
         assert!(rest.is_empty());
         assert_eq!(second.base_offset(), 3);
         second
             .verify_crc()
             .expect("the CRC does not cover the base offset");
-        assert_eq!(log.read(6, 1024, true), Err(ErrorCode::OffsetOutOfRange));
+        assert_eq!(
+            log.read(6, 1024, true).map(StoredRead::into_bytes),
+            Err(ErrorCode::OffsetOutOfRange)
+        );
     }
 
     /// A fetch of one batch hands out the stored bytes, not a copy; several
@@ -474,10 +498,13 @@ mod tests {
         log.append(&batch(3, 100)).expect("append");
         log.append(&batch(3, 200)).expect("append");
         let first = log.read(0, 1, true).expect("read");
-        let again = log.read(0, 1, true).expect("read");
+        assert_eq!(first.copy_len(), 0);
+        let first = first.into_bytes();
+        let again = log.read(0, 1, true).expect("read").into_bytes();
         assert_eq!(first.as_ptr(), again.as_ptr());
         let both = log.read(0, 1 << 20, true).expect("read");
-        assert_eq!(both.len(), 2 * first.len());
+        assert_eq!(both.copy_len(), both.len());
+        assert_eq!(both.into_bytes().len(), 2 * first.len());
         assert_eq!(log.read(0, 1, false).expect("read").len(), 0);
     }
 

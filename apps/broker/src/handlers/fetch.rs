@@ -21,7 +21,7 @@ use kwire_messages::{api::FetchRequest, api::FetchResponse};
 use crate::config::Limits;
 use crate::handlers::topic_name;
 use crate::held::Held;
-use crate::log::Topics;
+use crate::log::{StoredRead, Topics};
 use crate::Broker;
 
 /// The answer; the budget its copies of stored batches took goes into `held`,
@@ -44,35 +44,18 @@ pub async fn answer(
     loop {
         // Subscribe before reading, so that an append in between still wakes us.
         let mut appended = broker.appended.subscribe();
-        let measured = read(&broker.topics(), &plan, budget, version, Pass::Measure);
+        let read = read(&broker.topics(), &plan, budget, version);
         let now = Instant::now();
-        if measured.failed || measured.bytes >= request.min_bytes.max(0) as usize || now >= deadline
-        {
-            return build(broker, &plan, budget, version, measured.copied, held).await;
+        if read.failed || read.bytes >= request.min_bytes.max(0) as usize || now >= deadline {
+            // The copies are paid for before they are made: a client that does not
+            // read its answers must not make the broker hold them beyond
+            // `--queued-max-response-bytes`.
+            held.take(&broker.responses, read.copied).await;
+            return read.into_response();
         }
         // Either new data or the deadline; both mean: read again.
         let _ = tokio::time::timeout(deadline - now, appended.changed()).await;
     }
-}
-
-/// Builds the answer, taking budget for the copies it makes first (a client that
-/// does not read its answers must not make the broker hold copies beyond
-/// `--queued-max-response-bytes`). Batches appended since the measure can make
-/// the copies larger, up to the answer's own limit: the difference is taken after.
-async fn build(
-    broker: &Broker,
-    plan: &[(&FetchTopic, Vec<&FetchPartition>)],
-    budget: usize,
-    version: i16,
-    copied: usize,
-    held: &mut Held,
-) -> FetchResponse {
-    held.take(&broker.responses, copied).await;
-    let built = read(&broker.topics(), plan, budget, version, Pass::Build);
-    if built.copied > copied {
-        held.take(&broker.responses, built.copied - copied).await;
-    }
-    built.response
 }
 
 /// How long a Fetch may wait for `min_bytes`: what it asks, at most
@@ -124,24 +107,35 @@ fn served_once(topics: &[FetchTopic]) -> Vec<(&FetchTopic, Vec<&FetchPartition>)
     plan
 }
 
-/// What a pass over the partitions does: measure what it would answer (no record
-/// bytes taken, nothing copied), or build the answer.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Pass {
-    Measure,
-    Build,
-}
-
-/// What one pass found.
+/// What one read of the partitions found: the answer without its record bytes,
+/// and the batches that go in it, taken under one lock of the logs.
 struct Read {
     response: FetchResponse,
+    /// Each partition's batches, in the answer's order (`None`: no records).
+    records: Vec<Option<StoredRead>>,
     /// The record bytes the answer carries.
     bytes: usize,
-    /// The record bytes a build copies (partitions answered with several
-    /// batches; one batch is handed out as stored).
+    /// The record bytes [`into_response`](Self::into_response) copies
+    /// (partitions answered with several batches; one batch goes as stored).
     copied: usize,
     /// Whether a partition failed, which answers at once, as Kafka does.
     failed: bool,
+}
+
+impl Read {
+    /// The answer with its records in (copying where a partition has several
+    /// batches).
+    fn into_response(self) -> FetchResponse {
+        let mut response = self.response;
+        let partitions = response
+            .responses
+            .iter_mut()
+            .flat_map(|topic| topic.partitions.iter_mut());
+        for (data, records) in partitions.zip(self.records) {
+            data.records = records.map(|read| Records(read.into_bytes()));
+        }
+        response
+    }
 }
 
 /// One pass over the partitions to serve.
@@ -150,11 +144,11 @@ fn read(
     plan: &[(&FetchTopic, Vec<&FetchPartition>)],
     mut budget: usize,
     version: i16,
-    pass: Pass,
 ) -> Read {
     let mut total = 0;
     let mut copied = 0;
     let mut failed = false;
+    let mut records = Vec::new();
     let responses = plan
         .iter()
         .map(|(asked, partitions)| {
@@ -175,6 +169,7 @@ fn read(
                         Err(code) => {
                             failed = true;
                             data.error_code = code;
+                            records.push(None);
                             return data;
                         }
                     };
@@ -186,24 +181,17 @@ fn read(
                     // partition has returned data the first batch is returned
                     // whole even if larger (KIP-74), so a consumer never sticks.
                     let limit = (p.partition_max_bytes.max(0) as usize).min(budget);
-                    let read = match pass {
-                        Pass::Measure => log
-                            .read_size(p.fetch_offset, limit, total == 0)
-                            .map(|(size, copy)| (size, copy, None)),
-                        Pass::Build => log
-                            .read(p.fetch_offset, limit, total == 0)
-                            .map(|records| (records.len(), 0, Some(records))),
-                    };
-                    match read {
-                        Ok((size, copy, records)) => {
-                            total += size;
-                            copied += copy;
-                            budget = budget.saturating_sub(size);
-                            data.records = records.map(Records);
+                    match log.read(p.fetch_offset, limit, total == 0) {
+                        Ok(read) => {
+                            total += read.len();
+                            copied += read.copy_len();
+                            budget = budget.saturating_sub(read.len());
+                            records.push(Some(read));
                         }
                         Err(error) => {
                             failed = true;
                             data.error_code = error.code();
+                            records.push(None);
                         }
                     }
                     data
@@ -222,6 +210,7 @@ fn read(
     response.responses = responses;
     Read {
         response,
+        records,
         bytes: total,
         copied,
         failed,
