@@ -203,7 +203,10 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     }
 
     fn complete(&mut self) -> Frame {
-        let bytes = self.buf.split().freeze();
+        // The frame takes the whole allocation with it: a buffer left pointing
+        // into it would take it back for the next frame and keep a large frame's
+        // memory for the connection's life, beyond what any permit covers.
+        let bytes = std::mem::take(&mut self.buf).freeze();
         let permit = self.permit.take().unwrap_or_else(BudgetPermit::empty);
         self.last_frame = Instant::now();
         self.answering = true;
@@ -274,6 +277,21 @@ mod tests {
         let mut out = (contents.len() as i32).to_be_bytes().to_vec();
         out.extend_from_slice(contents);
         out
+    }
+
+    /// A large frame, once answered and dropped, leaves the connection nothing
+    /// of its allocation: the next prefix is read into a new small buffer, not
+    /// into the old one taken back (which kept 70 KB, or 100 MiB, per connection
+    /// beyond its permit).
+    #[tokio::test]
+    async fn a_large_frame_takes_its_memory_with_it() {
+        let mut wire = frame(&[7; 70_000]);
+        wire.extend_from_slice(b"\0\0");
+        let mut reader = FrameReader::new(&wire[..], MemoryBudget::new(1 << 20));
+        drop(reader.next_frame().await.unwrap().unwrap());
+        let error = reader.next_frame().await.unwrap_err();
+        assert!(matches!(error, ServerError::UnexpectedEof { buffered: 2 }));
+        assert!(reader.buf.capacity() < 1024, "{}", reader.buf.capacity());
     }
 
     #[tokio::test]
