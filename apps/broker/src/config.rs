@@ -92,16 +92,13 @@ impl Options {
                     }
                     // `--queued-max-request-bytes` and the like: a limit, by the
                     // Kafka property it names.
-                    let property = other.trim_start_matches("--").replace('-', ".");
-                    if !other.starts_with("--")
-                        || !kwire_net::server::PROPERTIES.contains(&property.as_str())
-                    {
+                    let Some(property) = kwire_net::server::property_of_flag(other) else {
                         return Err(UsageError(format!("unknown option {other}")));
-                    }
+                    };
                     let given = value(other)?;
                     options
                         .server
-                        .set(&property, &given)
+                        .set(property, &given)
                         .map_err(|error| UsageError(format!("{other}: {error}")))?;
                 }
             }

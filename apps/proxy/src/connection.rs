@@ -343,7 +343,7 @@ async fn forward_responses(
     in_flight: &Mutex<InFlight>,
 ) -> Result<(), ProxyError> {
     let limits = &proxy.limits;
-    let mut from = FrameReader::new(from, limits.responses.clone())
+    let mut from = FrameReader::new(from, limits.clients.responses.clone())
         .with_max_frame_size(limits.max_response_frame);
     loop {
         let frame = match from.next_frame().await {

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use kwire_net::server::{MemoryBudget, ServerLimits, EVICTION_PATIENCE};
+use kwire_net::server::{ServerLimits, EVICTION_PATIENCE};
 use tokio::net::TcpListener;
 use tracing::{info, info_span, warn, Instrument};
 
@@ -35,10 +35,11 @@ pub struct Proxy {
 /// buffer and wait for.
 #[derive(Debug)]
 pub struct Limits {
-    /// Client connections, request bytes, request size, idle timeout.
+    /// Client connections, request bytes, request size, idle timeout; and the
+    /// response bytes buffered from upstream across connections
+    /// (`clients.responses`, with a reserve for small responses as small requests
+    /// have, so that a few huge Fetch answers do not hold up every Metadata one).
     pub clients: ServerLimits,
-    /// Response bytes buffered from upstream across connections.
-    pub responses: MemoryBudget,
     /// The largest response frame accepted from upstream.
     pub max_response_frame: usize,
     /// How long the oldest request may wait for its answer (request.timeout.ms).

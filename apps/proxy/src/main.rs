@@ -69,7 +69,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kwire_net::server::{ServerConfig, PROPERTIES};
+use kwire_net::server::{property_of_flag, ServerConfig};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -161,13 +161,11 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
             _ => {
                 // `--queued-max-request-bytes` and the like: the Kafka property it
                 // names, for the clients' side.
-                let property = flag.trim_start_matches("--").replace('-', ".");
-                let known = flag.starts_with("--") && PROPERTIES.contains(&property.as_str());
-                if !known {
+                let Some(property) = property_of_flag(&flag) else {
                     return Err(ProxyError::Usage(format!("unknown argument {flag:?}")));
-                }
+                };
                 clients
-                    .set(&property, &text)
+                    .set(property, &text)
                     .map_err(|error| ProxyError::Usage(format!("{flag}: {error}")))?;
             }
         }
@@ -183,12 +181,8 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
              --queued-max-response-bytes ({queued_max_response_bytes}) and an int32"
         )));
     }
-    // Small responses get a reserve as small requests do (ServerLimits builds
-    // both), so that a few huge Fetch responses do not hold up every Metadata answer.
-    let responses = clients.responses.clone();
     let limits = Limits {
         clients,
-        responses,
         max_response_frame: response_max_bytes,
         request_timeout,
     };
@@ -271,7 +265,7 @@ async fn run(args: Args) -> Result<(), ProxyError> {
     info!(
         max_connections = args.limits.clients.connections.max(),
         queued_max_request_bytes = args.limits.clients.budget.bytes(),
-        queued_max_response_bytes = args.limits.responses.bytes(),
+        queued_max_response_bytes = args.limits.clients.responses.bytes(),
         request_timeout_ms = args.limits.request_timeout.as_millis() as u64,
         "limits"
     );

@@ -122,6 +122,21 @@ pub const PROPERTIES: [&str; 7] = [
     "small.request.max.bytes",
 ];
 
+/// The property a command-line flag names: Kafka's name with dashes for dots
+/// (`--queued-max-request-bytes`), if it is one of [`PROPERTIES`].
+///
+/// ```
+/// use kwire_net::server::property_of_flag;
+///
+/// assert_eq!(property_of_flag("--max-connections"), Some("max.connections"));
+/// assert_eq!(property_of_flag("--max-connection"), None);
+/// assert_eq!(property_of_flag("max-connections"), None);
+/// ```
+pub fn property_of_flag(flag: &str) -> Option<&'static str> {
+    let property = flag.strip_prefix("--")?.replace('-', ".");
+    PROPERTIES.iter().copied().find(|name| *name == property)
+}
+
 impl ServerConfig {
     /// The defaults, for a server whose every connection costs
     /// `descriptors_per_connection` file descriptors (2 for a proxy: the client and

@@ -54,7 +54,7 @@ mod open_files;
 mod reader;
 
 pub use budget::{BudgetPermit, MemoryBudget};
-pub use config::{ConfigError, ServerConfig, ServerLimits, PROPERTIES};
+pub use config::{property_of_flag, ConfigError, ServerConfig, ServerLimits, PROPERTIES};
 pub use connections::{ConnectionLimits, ConnectionSlot, EVICTION_PATIENCE};
 pub use error::{AdmitError, BudgetError, ServerError};
 pub use open_files::open_files_limit;
