@@ -16,8 +16,6 @@ stopped by its PID."""
 
 import argparse
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -29,60 +27,40 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "hostility"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "interop"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "interop", "matrix"))
 import broker as interop_broker  # noqa: E402  (tansu's binary)
+import procs  # noqa: E402
 import requests  # noqa: E402
 import servers  # noqa: E402
 
 KCAT = os.path.join(ROOT, "tests", "interop", "kcat-librdkafka-2.16.sh")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port, proc, seconds=30):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("exited %s before listening" % proc.returncode)
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("port %d not open within %d s" % (port, seconds))
+PROCESSES = procs.Registry()
+PORTS = procs.Ports()
 
 
 class Forwarder:
-    """Another program listening on `port` and forwarding to a broker, stopped
-    with the process group it leads (socat forks one process per connection)."""
+    """Another program listening on `port` and forwarding to a broker; stopped
+    with its process group (socat forks one process per connection)."""
 
     def __init__(self, argv, port, log):
-        self.log = open(log, "wb")
-        self.proc = subprocess.Popen(argv, stdout=self.log, stderr=self.log,
-                                     start_new_session=True)
+        with open(log, "wb") as out:
+            self.proc = PROCESSES.spawn(argv, out, out)
         self.address = "127.0.0.1:%d" % port
-        try:
-            wait_port(port, self.proc)
-        except Exception:
-            self.stop()
-            raise
+        deadline = time.monotonic() + 30
+        while not interop_broker.port_open(port, timeout=0.2):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("%s not listening on %d (log %s)" % (argv[0], port, log))
+            time.sleep(0.05)
 
     def stop(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
+        PROCESSES.stop(self.proc)
 
 
 def tansu_proxy(origin, log):
-    port = free_port()
+    port = PORTS.take()
     url = "tcp://127.0.0.1:%d" % port
     binary = interop_broker.ensure_installed("tansu")
     return Forwarder([binary, "proxy", "--listener-url", url, "--advertised-listener-url", url,
@@ -125,7 +103,7 @@ SETUPS = ("direct", "kwire-proxy", "socat", "tansu proxy")
 def start(setup, work):
     """The servers of one setup (each its own broker), and the address to use."""
     log = os.path.join(work, setup.replace(" ", "-") + "-broker.log")
-    socat_port = free_port() if setup == "socat" else None
+    socat_port = PORTS.take() if setup == "socat" else None
     if socat_port:
         broker = servers.Server.broker(log, "--advertise", "127.0.0.1:%d" % socat_port)
     else:

@@ -103,9 +103,7 @@ def _store_one_mib(address, topic):
     ask(address, requests.create_topics(1, topic, 1), timeout=30)
     batch = requests.record_batch([b"x" * 1024] * 1024)
     got = ask(address, requests.produce(2, topic, 0, batch), timeout=30)
-    # v3: corr, [name, [partition, error_code, ...]]: the code follows the index.
-    at = 4 + 4 + 2 + len(topic) + 4 + 4
-    if got is None or error_codes(got, at) != 0:
+    if got is None or error_codes(got, requests.produce_error_at(topic)) != 0:
         raise RuntimeError("could not store 1 MiB in %s: %r" % (topic, got))
 
 
@@ -190,7 +188,7 @@ def produce_flood(ctx, cap_mib=8, batches=16):
         codes = []
         for n in range(batches):
             got = ask(broker.address, requests.produce(2 + n, "flood", 0, batch), timeout=30)
-            at = 4 + 4 + 2 + len("flood") + 4 + 4
+            at = requests.produce_error_at("flood")
             codes.append(None if got is None else error_codes(got, at))
         stored = codes.count(0)
         out.closed = "%d stored, %d refused with %s" % (

@@ -358,14 +358,13 @@ def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
     and, the broker resumed (SIGCONT), answers the bystander."""
     proxy, broker = ctx.proxied("--request-timeout-ms", str(timeout_ms))
     out = Outcome("broker stopped, request in flight", proxy.name, SMALL_LIMIT_MIB)
-    stopped, bystander = False, None
+    bystander = None
     try:
         with connect(proxy.address, timeout=30) as sock:
             sock.sendall(requests.api_versions(1))
             if read_frame(sock) is None:
                 out.problems.append("no answer before the broker was stopped")
             os.kill(broker.proc.pid, signal.SIGSTOP)
-            stopped = True
             _wait_stopped(broker.proc.pid)
             started = time.monotonic()
             sock.sendall(requests.api_versions(2))
@@ -375,7 +374,6 @@ def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
                 end = b""
             waited = time.monotonic() - started
         os.kill(broker.proc.pid, signal.SIGCONT)
-        stopped = False
         # Another client, only once the broker is back: until then none can be answered.
         bystander = Bystander(proxy.address)
         time.sleep(1.0)
@@ -389,9 +387,7 @@ def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
         return out.finish(proxy, bystander)
     finally:
         _stop_bystander(bystander)
-        if stopped:
-            os.kill(broker.proc.pid, signal.SIGCONT)  # a stopped broker cannot take SIGTERM
-        stop_all((proxy, broker))
+        stop_all((proxy, broker))  # continues the broker first if it is stopped
 
 
 PROBES = [memory_budget, memory_budget_proxied, idle_timeout, idle_timeout_proxied,

@@ -10,8 +10,8 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
-from kafka_codec import (array_len, i8, i16, i32, i64, nullable_string, request,  # noqa: E402
-                         string, uvarint)
+from kafka_codec import (array_len, crc32c, i8, i16, i32, i64, nullable_string,  # noqa: E402
+                         request, string, uvarint)
 
 CLIENT_ID = "hostility"
 
@@ -52,6 +52,13 @@ def produce(corr, topic, partition, batch):
     return frame(0, 3, corr, body)
 
 
+def produce_error_at(topic):
+    """Where the first partition's error code sits in a payload answering
+    `produce` (v3): after the correlation id, the topic's name and the
+    partition index."""
+    return 4 + 4 + 2 + len(topic) + 4 + 4
+
+
 def fetch(corr, topic, partition, repeats, max_bytes, partition_max_bytes, max_wait_ms=0):
     """Fetch v4 naming `partition` of `topic` `repeats` times, from offset 0."""
     one = i32(partition) + i64(0) + i32(partition_max_bytes)
@@ -62,27 +69,6 @@ def fetch(corr, topic, partition, repeats, max_bytes, partition_max_bytes, max_w
 
 
 # ------------------------------------------------------------ record batch --
-
-def _crc32c_table():
-    table = []
-    for n in range(256):
-        c = n
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_TABLE = _crc32c_table()
-
-
-def crc32c(data):
-    c = 0xFFFFFFFF
-    table = _TABLE
-    for b in data:
-        c = table[(c ^ b) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
 
 def _varint(v):
     """A record field's signed varint: zigzag, then Kafka's unsigned varint."""

@@ -13,28 +13,23 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop",
+                                "matrix"))
 # connect and read_frame are the probes' too: attacks.py and limits.py take them from here.
 from kafka_codec import connect, read_frame  # noqa: E402,F401
 
+import procs  # noqa: E402
 import requests  # noqa: E402
+import serving  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CEILING_MIB = 4096
 
 
-def binary(name):
-    """kwire-broker or kwire-proxy, installed by the interop suite's build
-    (`cargo install --path apps/...` into target/interop-bin) or by ours."""
-    target = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target")
-    return os.path.join(target, "interop-bin", "bin", "kwire-" + name)
-
-
-def install():
-    target = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target")
-    for name in ("broker", "proxy"):
-        subprocess.run(["cargo", "install", "--quiet", "--locked", "--force", "--path",
-                        os.path.join("apps", name), "--root", os.path.join(target, "interop-bin"),
-                        "--target-dir", target], cwd=ROOT, check=True)
+def install(names=("broker", "proxy")):
+    """Installs our servers where the interop suite's build puts them."""
+    for name in names:
+        subprocess.run(procs.cargo_install(name), cwd=procs.ROOT, check=True)
 
 
 def status_kib(pid, field):
@@ -62,13 +57,19 @@ class Server:
     def __init__(self, name, args, log):
         self.name = name
         self.log = open(log, "wb")
-        self.proc = subprocess.Popen([binary(name)] + args, stdout=subprocess.PIPE,
-                                     stderr=self.log, start_new_session=True)
-        line = self.proc.stdout.readline().decode()
-        if not line.startswith("listening on "):
+        # Its stdout (the "listening on" line, the proxy's table at the end) to a
+        # file, so that nothing it prints can fill a pipe nobody reads.
+        out = log + ".out"
+        with open(out, "wb") as stdout:
+            self.proc = subprocess.Popen([procs.ours(name)] + args, stdout=stdout,
+                                         stderr=self.log, start_new_session=True)
+        self._watching = False
+        try:
+            port = procs.wait_listening(self.proc, out, 30)
+        except RuntimeError as error:
             self.stop()
-            raise RuntimeError("%s did not start: %r (log %s)" % (name, line, log))
-        self.address = line.split()[-1]
+            raise RuntimeError("%s did not start: %s (log %s)" % (name, error, log))
+        self.address = "127.0.0.1:%d" % port
         self.peak_kib = 0
         self.killed_for_memory = False
         self._watching = True
@@ -107,12 +108,9 @@ class Server:
     def stop(self):
         self._watching = False
         if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.kill(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+            # A SIGSTOPped server (upstream_timeout) cannot take SIGTERM.
+            os.kill(self.proc.pid, signal.SIGCONT)
+        serving.stop_pid(self.proc)
         self.log.close()
 
     def __enter__(self):

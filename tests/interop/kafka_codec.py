@@ -1,8 +1,8 @@
 """Kafka's primitive encodings, shared by the interop scripts (capture servers,
 probes, the batch decoder): big-endian integers, unsigned varints, strings and
-arrays in classic and flexible (compact) form, request frames, and connecting to
-a server and reading exact byte counts and whole frames from it. Standard library
-only."""
+arrays in classic and flexible (compact) form, request frames, record batches'
+CRC-32C, and connecting to a server and reading exact byte counts and whole
+frames from it. Standard library only."""
 
 import socket
 import struct
@@ -104,3 +104,25 @@ def read_frame(sock):
     if size is None:
         return None
     return recv_exact(sock, struct.unpack(">i", size)[0])
+
+
+def _crc32c_table():
+    table = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_CRC32C = _crc32c_table()
+
+
+def crc32c(data):
+    """CRC-32C (Castagnoli), what a record batch's crc field holds."""
+    c = 0xFFFFFFFF
+    table = _CRC32C
+    for b in data:
+        c = table[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF

@@ -30,32 +30,9 @@ import struct
 import sys
 import zlib
 
-from kafka_codec import read_uvarint
+from kafka_codec import crc32c, read_uvarint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-# ------------------------------------------------------------------ crc32c --
-
-def _crc32c_table():
-    poly = 0x82F63B78
-    table = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ poly if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_CRC32C = _crc32c_table()
-
-
-def crc32c(data):
-    c = 0xFFFFFFFF
-    for b in data:
-        c = _CRC32C[(c ^ b) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
 
 # ------------------------------------------------------------------- xxh32 --
 

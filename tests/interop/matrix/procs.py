@@ -21,6 +21,25 @@ import threading
 import time
 
 
+# ------------------------------------------------------------ our binaries --
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+TARGET = os.path.abspath(os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target"))
+INTEROP_BIN = os.path.join(TARGET, "interop-bin")
+
+
+def ours(name):
+    """Where `cargo_install(name)` puts kwire-<name> (broker, proxy)."""
+    return os.path.join(INTEROP_BIN, "bin", "kwire-" + name)
+
+
+def cargo_install(name):
+    """The command that installs kwire-<name> from apps/<name> as a user would
+    (`cargo install --path`), into target/interop-bin; run it in ROOT."""
+    return ["cargo", "install", "--quiet", "--locked", "--force", "--path",
+            os.path.join("apps", name), "--root", INTEROP_BIN, "--target-dir", TARGET]
+
+
 class Aborted(Exception):
     """Raised in the main thread on SIGTERM/SIGHUP, and by spawn() once the
     run is being torn down."""

@@ -130,14 +130,11 @@ def build(args):
     """Installs the broker and proxy binaries (kwire-broker, kwire-proxy) with
     `cargo install --path`, as a user would, into target/interop-bin; returns
     ({name: path or None}, note)."""
-    target = os.path.abspath(os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR") or "target"))
-    root = os.path.join(target, "interop-bin")
-    paths = {n: os.path.join(root, "bin", "kwire-" + n) for n in ("broker", "proxy")}
+    paths = {n: procs.ours(n) for n in ("broker", "proxy")}
     note = None
     if not args.no_build:
         for name in paths:
-            cmd = ["cargo", "install", "--quiet", "--locked", "--force", "--path",
-                   os.path.join("apps", name), "--root", root, "--target-dir", target]
+            cmd = procs.cargo_install(name)
             say("$ " + " ".join(cmd))
             r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
