@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use kwire::{MessageEnum, WithMessage};
+use kwire::MessageEnum;
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
 use kwire_messages::Listener;
@@ -234,14 +234,6 @@ fn log(peer: SocketAddr, request: &RequestFrame, started: Instant, outcome: &str
 /// The bytes a response frame takes: its body's exact size and room for the
 /// length prefix and the largest response header (a correlation ID and tags).
 fn encoded_size(response: &Response, version: i16) -> Result<usize, FrameError> {
-    struct Size(i16);
-    impl WithMessage for Size {
-        type Output = Result<usize, kwire::EncodeError>;
-        fn call<M: kwire::Message>(self, body: &M) -> Self::Output {
-            body.encoded_size(self.0)
-        }
-    }
-    const PREFIX_AND_HEADER: usize = 4 + 4 + 1;
-    let body = response.with_message(Size(version))?;
-    Ok(body + PREFIX_AND_HEADER)
+    const HEADER: usize = 4 + 1;
+    Ok(response.encoded_size(version)? + frame::PREFIX_LEN + HEADER)
 }
