@@ -220,14 +220,9 @@ impl Group {
     /// for its first one supported by all; a tie goes to the first voted for).
     /// Linear in the protocols of all members, with sets.
     fn choose_protocol(&self) -> Option<String> {
-        let mut members = self.members.values();
-        let (_, first) = members.next()?;
-        let mut supported_by_all: HashSet<&str> =
-            first.protocols.iter().map(|(p, _)| p.as_str()).collect();
-        for (_, member) in members {
-            let theirs: HashSet<&str> = member.protocols.iter().map(|(p, _)| p.as_str()).collect();
-            supported_by_all.retain(|p| theirs.contains(p));
-        }
+        let mut members = self.members.values().map(|(_, member)| member);
+        let first = members.next()?;
+        let supported_by_all = supported_by_all(&first.protocols, members);
         // (votes, order first voted for) by protocol.
         let mut votes: HashMap<&str, (usize, usize)> = HashMap::new();
         for (_, member) in self.members.values() {
@@ -332,17 +327,13 @@ impl Groups {
             .entry(params.group_id.clone())
             .or_insert_with(Group::new);
         // Kafka's `supportsProtocols`: the new member shares a protocol with
-        // every other member. With sets, so that many protocols from many
-        // members cost their sum, not their product, under the groups' lock.
-        let mut shared: HashSet<&str> = params.protocols.iter().map(|(p, _)| p.as_str()).collect();
-        for (_, member) in group
+        // every other member.
+        let others = group
             .members
             .values()
             .filter(|(id, _)| *id != params.member_id)
-        {
-            let theirs: HashSet<&str> = member.protocols.iter().map(|(p, _)| p.as_str()).collect();
-            shared.retain(|p| theirs.contains(p));
-        }
+            .map(|(_, member)| member);
+        let shared = supported_by_all(&params.protocols, others);
         let consistent = group.members.is_empty()
             || (group.protocol_type.as_deref() == Some(params.protocol_type.as_str())
                 && !shared.is_empty());
@@ -604,6 +595,24 @@ impl Groups {
             group.prepare_rebalance(now);
         }
     }
+}
+
+/// The protocols of `candidates` that every one of `members` supports. With
+/// sets, so that many protocols from many members cost their sum, not their
+/// product, under the groups' lock.
+fn supported_by_all<'a>(
+    candidates: &'a [(String, Bytes)],
+    members: impl Iterator<Item = &'a Member>,
+) -> HashSet<&'a str> {
+    let mut shared: HashSet<&str> = candidates.iter().map(|(p, _)| p.as_str()).collect();
+    for member in members {
+        if shared.is_empty() {
+            break;
+        }
+        let theirs: HashSet<&str> = member.protocols.iter().map(|(p, _)| p.as_str()).collect();
+        shared.retain(|p| theirs.contains(p));
+    }
+    shared
 }
 
 #[cfg(test)]
