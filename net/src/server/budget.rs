@@ -162,31 +162,17 @@ impl MemoryBudget {
             return Ok(permit);
         }
         let n = self.check(len)?;
-        let shared = Arc::clone(&self.inner.shared);
-        // The semaphores are never closed, so acquiring cannot fail; should it,
-        // waiting for ever is the conservative answer (nothing is taken).
-        let from_shared = async move {
-            match shared.acquire_many_owned(n).await {
-                Ok(permit) => permit,
-                Err(_) => std::future::pending().await,
-            }
-        };
-        if !self.is_small(len) || len > self.inner.reserve_bytes {
-            return Ok(Self::permit(from_shared.await, len));
-        }
-        let reserve = Arc::clone(&self.inner.reserve);
-        let from_reserve = async move {
-            match reserve.acquire_many_owned(n).await {
-                Ok(permit) => permit,
-                Err(_) => std::future::pending().await,
-            }
-        };
-        let permit = if len > self.inner.shared_bytes {
-            from_reserve.await
+        let inner = &self.inner;
+        // A small frame (at most the reserve, which `with_reserve` ensures) may
+        // take either; one larger than the shared budget only the reserve.
+        let permit = if !self.is_small(len) {
+            wait_for(&inner.shared, n).await
+        } else if len > inner.shared_bytes {
+            wait_for(&inner.reserve, n).await
         } else {
             tokio::select! {
-                permit = from_reserve => permit,
-                permit = from_shared => permit,
+                permit = wait_for(&inner.reserve, n) => permit,
+                permit = wait_for(&inner.shared, n) => permit,
             }
         };
         Ok(Self::permit(permit, len))
@@ -207,6 +193,16 @@ impl MemoryBudget {
             .try_acquire_many_owned(n)
             .ok()
             .map(|permit| Self::permit(permit, len)))
+    }
+}
+
+/// `n` permits of `semaphore`, once free. The semaphores are never closed, so
+/// acquiring cannot fail; should it, waiting for ever is the conservative answer
+/// (nothing is taken).
+async fn wait_for(semaphore: &Arc<Semaphore>, n: u32) -> OwnedSemaphorePermit {
+    match Arc::clone(semaphore).acquire_many_owned(n).await {
+        Ok(permit) => permit,
+        Err(_) => std::future::pending().await,
     }
 }
 
