@@ -182,12 +182,12 @@ async fn answer(
         match sasl.on_request(&decoded.body, version) {
             Gate::Serve => {}
             Gate::Answer(response) => {
-                let bytes = respond(broker, &request, &response, held).await?;
+                let bytes = respond(broker, &request, response, held).await?;
                 log(peer, &request, started, "answered (SASL)");
                 return Ok(Answer::Frame(bytes));
             }
             Gate::AnswerAndClose(response) => {
-                let bytes = respond(broker, &request, &response, held).await?;
+                let bytes = respond(broker, &request, response, held).await?;
                 log(peer, &request, started, "refused (SASL)");
                 return Ok(Answer::Last(bytes));
             }
@@ -198,7 +198,7 @@ async fn answer(
         log(peer, &request, started, "no answer (acks=0)");
         return Ok(Answer::Nothing);
     };
-    let bytes = respond(broker, &request, &response, held).await?;
+    let bytes = respond(broker, &request, response, held).await?;
     log(peer, &request, started, "answered");
     Ok(Answer::Frame(bytes))
 }
@@ -208,14 +208,19 @@ async fn answer(
 async fn respond(
     broker: &Broker,
     request: &RequestFrame,
-    response: &Response,
+    response: Response,
     held: &mut Held,
 ) -> Result<Bytes, Closed> {
     let version = request.api_version();
     let header = ResponseHeader::default().with_correlation_id(request.correlation_id());
-    let size = encoded_size(response, version).map_err(Closed::Encode)?;
+    let size = encoded_size(&response, version).map_err(Closed::Encode)?;
     held.take(&broker.responses, size).await;
-    frame::encode_any_response(&header, response, version).map_err(Closed::Encode)
+    let frame = frame::encode_any_response(&header, &response, version).map_err(Closed::Encode)?;
+    // What the answer's building held (a Fetch's copies of stored batches) is in
+    // the frame now and freed with the answer: only the frame stays held.
+    drop(response);
+    held.keep_last();
+    Ok(frame)
 }
 
 /// The one debug line per request.

@@ -25,9 +25,35 @@ impl Held {
         }
     }
 
+    /// Gives back everything but the permit taken last (the frame's, once what
+    /// was held to build it has been freed).
+    pub fn keep_last(&mut self) {
+        let last = self.permits.pop();
+        self.permits.clear();
+        self.permits.extend(last);
+    }
+
     /// The bytes held.
     #[cfg(test)]
     pub fn bytes(&self) -> usize {
         self.permits.iter().map(BudgetPermit::bytes).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn keep_last_gives_back_what_the_building_held() {
+        let budget = MemoryBudget::new(1000);
+        let mut held = Held::default();
+        held.take(&budget, 300).await; // a Fetch's copies
+        held.take(&budget, 100).await; // the frame
+        assert_eq!(budget.available(), 600);
+        held.keep_last();
+        assert_eq!((held.bytes(), budget.available()), (100, 900));
+        drop(held);
+        assert_eq!(budget.available(), 1000);
     }
 }
