@@ -119,6 +119,25 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
                     Self::#name(message)
                 }
             }
+
+            #[automatically_derived]
+            impl ::core::convert::TryFrom<#ident> for #ty {
+                type Error = #p::WrongMessage<#ident>;
+
+                // An enum of one variant has no other arm to take.
+                #[allow(unreachable_patterns)]
+                fn try_from(
+                    message: #ident,
+                ) -> ::core::result::Result<Self, #p::WrongMessage<#ident>> {
+                    match message {
+                        #ident::#name(message) => ::core::result::Result::Ok(message),
+                        other => ::core::result::Result::Err(#p::WrongMessage::new(
+                            &<#ty as #p::Message>::SCHEMA,
+                            other,
+                        )),
+                    }
+                }
+            }
         }
     });
     let unknown = quote! {

@@ -213,6 +213,79 @@ pub enum DispatchError {
     Decode(#[from] DecodeError),
 }
 
+/// A message enum held another message than the one asked for: what
+/// `TryFrom<Enum>` gives for each variant's type when the enum holds another.
+///
+/// The value comes back whole, so nothing is lost by asking.
+///
+/// ```
+/// use kwire::Message;
+///
+/// /// A greeting.
+/// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+/// #[kafka(api_key = 1000, kind = response, versions = "0")]
+/// struct HelloResponse {}
+///
+/// /// A farewell.
+/// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+/// #[kafka(api_key = 1001, kind = response, versions = "0")]
+/// struct ByeResponse {}
+///
+/// /// Every response a service gives.
+/// #[derive(Debug, Clone, PartialEq, kwire::ResponseEnum)]
+/// enum MyResponse {
+///     Hello(HelloResponse),
+///     Bye(ByeResponse),
+/// }
+///
+/// let error = ByeResponse::try_from(MyResponse::from(HelloResponse {})).unwrap_err();
+/// assert_eq!(error.expected().name, "ByeResponse");
+/// assert_eq!(error.found().name, "HelloResponse");
+/// assert_eq!(error.to_string(), "expected a ByeResponse, got a HelloResponse");
+/// // The value comes back whole.
+/// assert_eq!(HelloResponse::try_from(error.into_inner()), Ok(HelloResponse {}));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrongMessage<E> {
+    expected: &'static MessageSchema,
+    value: E,
+}
+
+impl<E: MessageEnum> WrongMessage<E> {
+    /// `value`, which is not the `expected` message.
+    pub fn new(expected: &'static MessageSchema, value: E) -> Self {
+        WrongMessage { expected, value }
+    }
+
+    /// The schema of the message asked for.
+    pub fn expected(&self) -> &'static MessageSchema {
+        self.expected
+    }
+
+    /// The schema of the message the enum held.
+    pub fn found(&self) -> &'static MessageSchema {
+        self.value.schema()
+    }
+
+    /// The enum, as it was.
+    pub fn into_inner(self) -> E {
+        self.value
+    }
+}
+
+impl<E: MessageEnum> std::fmt::Display for WrongMessage<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "expected a {}, got a {}",
+            self.expected.name,
+            self.found().name
+        )
+    }
+}
+
+impl<E: MessageEnum + std::fmt::Debug> std::error::Error for WrongMessage<E> {}
+
 struct Encode(i16);
 
 impl WithMessage for Encode {

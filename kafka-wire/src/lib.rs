@@ -102,6 +102,7 @@ pub mod __private_0_1_0;
 
 pub use dispatch::{
     ApiRequest, ApiResponse, DispatchError, MessageEnum, RequestEnum, ResponseEnum, WithMessage,
+    WrongMessage,
 };
 pub use encoder::Encoder;
 pub use error::{

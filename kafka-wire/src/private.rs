@@ -10,7 +10,7 @@ pub use crate::attribute_types::{
 };
 pub use crate::dispatch::{
     api_key_of, first_repeated_key, ApiRequest, ApiResponse, DispatchError, MessageEnum,
-    RequestEnum, ResponseEnum, WithMessage,
+    RequestEnum, ResponseEnum, WithMessage, WrongMessage,
 };
 pub use crate::field_rules::FieldRules;
 pub use crate::message::{Message, Struct};
