@@ -442,7 +442,47 @@ impl ErrorCode {
     pub const fn is_error(self) -> bool {
         self.code() != 0
     }
+
+    /// `Ok(())` for [`ErrorCode::None`], the error otherwise: a response's code
+    /// ready for `?`.
+    ///
+    /// ```
+    /// use kwire_messages::ErrorCode;
+    ///
+    /// assert_eq!(ErrorCode::None.into_result(), Ok(()));
+    /// assert_eq!(ErrorCode::TopicAlreadyExists.into_result(), Err(ErrorCode::TopicAlreadyExists));
+    /// ```
+    pub const fn into_result(self) -> Result<(), ErrorCode> {
+        if self.is_error() {
+            Err(self)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A code as it came on the wire, as a `Result`: `Ok(())` for 0, the
+    /// [`ErrorCode`] otherwise.
+    ///
+    /// ```
+    /// use kwire_messages::api::HeartbeatResponse;
+    /// use kwire_messages::ErrorCode;
+    ///
+    /// fn heartbeat_ok(response: &HeartbeatResponse) -> Result<(), ErrorCode> {
+    ///     ErrorCode::check(response.error_code)
+    /// }
+    /// assert_eq!(heartbeat_ok(&HeartbeatResponse::default()), Ok(()));
+    /// let rebalancing = HeartbeatResponse::default().with_error_code(27);
+    /// assert_eq!(heartbeat_ok(&rebalancing), Err(ErrorCode::RebalanceInProgress));
+    /// ```
+    pub const fn check(code: i16) -> Result<(), ErrorCode> {
+        ErrorCode::from_code(code).into_result()
+    }
 }
+
+/// An error code is an error: its [`Display`](fmt::Display) is Kafka's name and
+/// the code, e.g. `TOPIC_ALREADY_EXISTS (36)`, and [`ErrorCode::message`] is
+/// Kafka's description.
+impl std::error::Error for ErrorCode {}
 
 impl From<i16> for ErrorCode {
     fn from(code: i16) -> Self {
