@@ -10,9 +10,13 @@
 //! - [`negotiation`]: the highest version both sides support, per API, with
 //!   Kafka's ApiVersions fallback, and a server's answer;
 //! - `sasl` (feature `sasl`): PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for clients
-//!   and servers, and a server's gate in Kafka's framing.
+//!   and servers, and a server's gate in Kafka's framing;
+//! - `tls` (feature `tls`): TLS clients and servers over tokio streams, for
+//!   Kafka's SSL and SASL_SSL listeners, certificates always verified.
 //!
-//! On top of it, behind features, the adapters that do I/O: [`blocking`] (feature
+//! On top of it, behind features, the adapters that do I/O: [`client`]
+//! (feature `client`), an async client connection that negotiates, logs in and
+//! answers each request with its own response type; [`blocking`] (feature
 //! `blocking`) over `std::io::Read` / `Write`, and `codec` (feature `tokio`), a
 //! `tokio_util` codec, and `server` (feature `tokio`), the building blocks of a
 //! server whose memory, connections and waits are bounded. The frames themselves, a server's tolerant reading of
@@ -31,6 +35,8 @@
 
 #[cfg(feature = "blocking")]
 pub mod blocking;
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "tokio")]
 pub mod codec;
 #[cfg(any(feature = "blocking", feature = "tokio"))]
@@ -42,6 +48,8 @@ pub mod sasl;
 pub mod server;
 pub mod session;
 pub mod splitter;
+#[cfg(feature = "tls")]
+pub mod tls;
 
 #[cfg(any(feature = "blocking", feature = "tokio"))]
 pub use io_error::FrameIoError;

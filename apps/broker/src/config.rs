@@ -2,12 +2,15 @@
 
 use std::fmt;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use kwire::KafkaString;
 
+use crate::listeners::{ListenerSpec, Protocol};
 use crate::security::{Security, SecurityOptions};
 
-pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PORT] \
+pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--listener PROTOCOL://HOST:PORT ...] \
+                         [--advertise HOST:PORT] [--tls-cert FILE --tls-key FILE] \
                          [--partitions N] [--no-auto-create] \
                          [--max-partitions-per-topic N] [--max-partitions N] \
                          [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N] \
@@ -21,8 +24,15 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--advertise HOST:PO
 
 /// The options as given.
 pub struct Options {
-    pub listen: String,
+    /// Every listener, in the order given: `--listen`'s first (PLAINTEXT, or
+    /// SASL_PLAINTEXT with `--sasl-user`; the default one when there is no
+    /// `--listener`), then each `--listener`.
+    pub listeners: Vec<ListenerSpec>,
+    /// What the first listener advertises; the others advertise their bound
+    /// address.
     pub advertise: Option<(String, u16)>,
+    /// The certificate chain and key SSL and SASL_SSL listeners present.
+    pub tls: Option<TlsFiles>,
     pub partitions: i32,
     pub auto_create: bool,
     pub limits: Limits,
@@ -31,6 +41,13 @@ pub struct Options {
     pub server: kwire_net::server::ServerConfig,
     /// SASL users and mechanisms; `None`: anyone is served.
     pub security: Option<Security>,
+}
+
+/// `--tls-cert` and `--tls-key`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
 }
 
 #[derive(Debug)]
@@ -51,8 +68,9 @@ impl fmt::Display for UsageError {
 impl Options {
     pub fn from_args(mut args: impl Iterator<Item = String>) -> Result<Self, UsageError> {
         let mut options = Options {
-            listen: "127.0.0.1:9092".into(),
+            listeners: Vec::new(),
             advertise: None,
+            tls: None,
             partitions: 1,
             auto_create: true,
             limits: Limits::default(),
@@ -60,13 +78,20 @@ impl Options {
             security: None,
         };
         let mut security = SecurityOptions::default();
+        let mut listen = None;
+        let (mut tls_cert, mut tls_key) = (None, None);
         while let Some(arg) = args.next() {
             let mut value = |name: &str| {
                 args.next()
                     .ok_or_else(|| UsageError(format!("{name} needs a value")))
             };
             match arg.as_str() {
-                "--listen" => options.listen = value("--listen")?,
+                "--listen" => listen = Some(value("--listen")?),
+                "--listener" => options
+                    .listeners
+                    .push(ListenerSpec::parse(&value("--listener")?)?),
+                "--tls-cert" => tls_cert = Some(PathBuf::from(value("--tls-cert")?)),
+                "--tls-key" => tls_key = Some(PathBuf::from(value("--tls-key")?)),
                 "--advertise" => {
                     let given = value("--advertise")?;
                     let parsed = given
@@ -104,6 +129,12 @@ impl Options {
             }
         }
         options.security = security.build()?;
+        options.tls = match (tls_cert, tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
+            (None, None) => None,
+            _ => return Err(UsageError("--tls-cert and --tls-key go together".into())),
+        };
+        options.resolve_listeners(listen)?;
         options.limits.admit(options.partitions)?;
         // The largest answer, a Fetch at fetch.max.bytes or one stored batch (as
         // large as a request), must fit in the response budget, or it would wait
@@ -120,12 +151,53 @@ impl Options {
         }
         Ok(options)
     }
+
+    /// `--listen`'s listener first, as it has always been (and the default one
+    /// when no listener is given), then the `--listener`s; each with what its
+    /// protocol needs.
+    fn resolve_listeners(&mut self, listen: Option<String>) -> Result<(), UsageError> {
+        if listen.is_some() || self.listeners.is_empty() {
+            let protocol = if self.security.is_some() {
+                Protocol::SaslPlaintext
+            } else {
+                Protocol::Plaintext
+            };
+            let address = listen.unwrap_or_else(|| "127.0.0.1:9092".into());
+            self.listeners.insert(0, ListenerSpec { protocol, address });
+        }
+        for listener in &self.listeners {
+            let given = || format!("{}://{}", listener.protocol, listener.address);
+            if listener.protocol.sasl() && self.security.is_none() {
+                return Err(UsageError(format!("{}: needs a --sasl-user", given())));
+            }
+            if listener.protocol.tls() && self.tls.is_none() {
+                return Err(UsageError(format!(
+                    "{}: needs --tls-cert and --tls-key",
+                    given()
+                )));
+            }
+        }
+        // Users or a certificate that no listener uses are a mistake in the
+        // command line, not a setting.
+        if self.security.is_some() && !self.listeners.iter().any(|l| l.protocol.sasl()) {
+            return Err(UsageError(
+                "--sasl-user: no SASL_PLAINTEXT or SASL_SSL listener".into(),
+            ));
+        }
+        if self.tls.is_some() && !self.listeners.iter().any(|l| l.protocol.tls()) {
+            return Err(UsageError("--tls-cert: no SSL or SASL_SSL listener".into()));
+        }
+        Ok(())
+    }
 }
 
 /// What the handlers need to know about this broker.
 pub struct Config {
     pub node_id: i32,
     pub cluster_id: KafkaString,
+    /// The first listener's advertised address, which the handlers answer with;
+    /// a connection on another listener is given that one's instead
+    /// ([`Endpoint::advertise`](crate::listeners::Endpoint::advertise)).
     pub host: KafkaString,
     pub port: i32,
     pub default_partitions: i32,
@@ -134,6 +206,7 @@ pub struct Config {
 }
 
 impl Config {
+    /// `bound` is the first listener's address.
     pub fn new(options: &Options, bound: SocketAddr) -> Self {
         let (host, port) = match &options.advertise {
             Some((host, port)) => (host.clone(), *port),
@@ -287,5 +360,112 @@ mod limits_tests {
             Some(std::time::Duration::from_secs(5))
         );
         assert!(parse(&["--max-connection", "10"]).is_err());
+    }
+}
+
+#[cfg(test)]
+mod listener_tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, UsageError> {
+        Options::from_args(args.iter().map(|a| a.to_string()))
+    }
+
+    fn listeners(options: &Options) -> Vec<(Protocol, &str)> {
+        options
+            .listeners
+            .iter()
+            .map(|l| (l.protocol, l.address.as_str()))
+            .collect()
+    }
+
+    const TLS: [&str; 4] = ["--tls-cert", "c.pem", "--tls-key", "k.pem"];
+
+    #[test]
+    fn listen_keeps_its_meaning() {
+        let default = parse(&[]).unwrap();
+        assert_eq!(
+            listeners(&default),
+            [(Protocol::Plaintext, "127.0.0.1:9092")]
+        );
+        let sasl = parse(&["--listen", "127.0.0.1:0", "--sasl-user", "a:b"]).unwrap();
+        assert_eq!(listeners(&sasl), [(Protocol::SaslPlaintext, "127.0.0.1:0")]);
+        let sasl = parse(&["--sasl-user", "a:b"]).unwrap();
+        assert_eq!(
+            listeners(&sasl),
+            [(Protocol::SaslPlaintext, "127.0.0.1:9092")]
+        );
+    }
+
+    #[test]
+    fn listeners_follow_listen_in_order() {
+        let mut args = vec![
+            "--listen",
+            "127.0.0.1:0",
+            "--listener",
+            "SSL://127.0.0.1:0",
+            "--sasl-user",
+            "a:b",
+            "--listener",
+            "SASL_SSL://localhost:9094",
+            "--listener",
+            "PLAINTEXT://127.0.0.1:9095",
+        ];
+        args.extend(TLS);
+        let options = parse(&args).unwrap();
+        assert_eq!(
+            listeners(&options),
+            [
+                (Protocol::SaslPlaintext, "127.0.0.1:0"),
+                (Protocol::Ssl, "127.0.0.1:0"),
+                (Protocol::SaslSsl, "localhost:9094"),
+                (Protocol::Plaintext, "127.0.0.1:9095"),
+            ]
+        );
+        assert_eq!(
+            options.tls,
+            Some(TlsFiles {
+                cert: "c.pem".into(),
+                key: "k.pem".into()
+            })
+        );
+        // Without --listen, only the listeners given.
+        let mut args = vec!["--listener", "SSL://127.0.0.1:0"];
+        args.extend(TLS);
+        assert_eq!(
+            listeners(&parse(&args).unwrap()),
+            [(Protocol::Ssl, "127.0.0.1:0")]
+        );
+    }
+
+    #[test]
+    fn each_protocol_needs_what_it_uses() {
+        for bad in [
+            &["--listener", "SSL://127.0.0.1:0"][..],
+            &["--listener", "SASL_SSL://127.0.0.1:0", "--sasl-user", "a:b"],
+            &["--listener", "SASL_PLAINTEXT://127.0.0.1:0"],
+            &[
+                "--listener",
+                "SASL_SSL://127.0.0.1:0",
+                "--tls-cert",
+                "c",
+                "--tls-key",
+                "k",
+            ],
+            // Half of the pair.
+            &["--listener", "SSL://127.0.0.1:0", "--tls-cert", "c.pem"],
+            &["--listener", "SSL://127.0.0.1:0", "--tls-key", "k.pem"],
+            // Given and used by no listener.
+            &["--tls-cert", "c", "--tls-key", "k"],
+            &[
+                "--listener",
+                "PLAINTEXT://127.0.0.1:0",
+                "--sasl-user",
+                "a:b",
+            ],
+            &["--listener", "SSL:/127.0.0.1:0"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
     }
 }

@@ -8,6 +8,9 @@
 //! Frames come from a [`FrameReader`]: each is paid for from the shared request
 //! budget before its body is read, and its bytes given back once it is answered;
 //! the reader also closes the connection when idle or evicted.
+//!
+//! The stream is TCP or TLS over TCP (`listeners.rs` makes it); SASL is asked
+//! for on SASL_PLAINTEXT and SASL_SSL listeners only.
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -23,12 +26,12 @@ use kwire_messages::{ApiKey, Request, Response, ResponseHeader};
 use kwire_net::negotiation::answer_api_versions;
 use kwire_net::sasl::Gate;
 use kwire_net::server::{FrameReader, ServerError};
-use tokio::io::AsyncWriteExt;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
 use crate::api;
 use crate::held::Held;
-use crate::security::{SaslConnection, Security};
+use crate::listeners::Endpoint;
+use crate::security::SaslConnection;
 use crate::Broker;
 
 /// Why a connection was closed by us.
@@ -60,14 +63,27 @@ impl fmt::Display for Closed {
     }
 }
 
-pub async fn serve(
+pub async fn serve<R, W>(
     broker: Arc<Broker>,
-    mut frames: FrameReader<OwnedReadHalf>,
-    mut writer: OwnedWriteHalf,
+    endpoint: Arc<Endpoint>,
+    mut frames: FrameReader<R>,
+    mut writer: W,
     peer: SocketAddr,
-) {
-    tracing::debug!(%peer, "connected");
-    let mut sasl = broker.security.as_ref().map(Security::connection);
+) where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    tracing::debug!(%peer, listener = %endpoint.protocol, "connected");
+    let mut sasl = match (endpoint.protocol.sasl(), &broker.security) {
+        (false, _) => None,
+        (true, Some(security)) => Some(security.connection()),
+        // The command line refuses a SASL listener without users; were one
+        // here, nobody could log in, and nobody is served unauthenticated.
+        (true, None) => {
+            tracing::error!(%peer, "SASL listener without users; closing");
+            return;
+        }
+    };
     loop {
         // The frame, and the budget it holds, live until it is answered.
         let frame = match frames.next_frame().await {
@@ -77,6 +93,15 @@ pub async fn serve(
             Err(error @ (ServerError::Idle(_) | ServerError::Evicted)) => {
                 tracing::debug!(%peer, %error, "closing the connection");
                 return;
+            }
+            // A TLS client that hangs up without close_notify, between requests:
+            // an ordinary disconnect (most clients do it). Kafka's length
+            // prefixes, not TLS, tell a request cut short, and that is an
+            // UnexpectedEof of the reader's own.
+            Err(ServerError::Io(error))
+                if error.kind() == std::io::ErrorKind::UnexpectedEof && frames.buffered() == 0 =>
+            {
+                break;
             }
             Err(error) => {
                 tracing::warn!(%peer, %error, "closing the connection");
@@ -91,7 +116,7 @@ pub async fn serve(
                 .raw_token(&frame)
                 .map(Answer::Frame)
                 .map_err(Closed::Unauthenticated),
-            _ => answer(&broker, &frame, peer, &mut held, sasl.as_mut()).await,
+            _ => answer(&broker, &endpoint, &frame, peer, &mut held, sasl.as_mut()).await,
         };
         // The answer is encoded afresh: the request's bytes go back to the budget
         // now, so that a client slow to read its answers holds none of them.
@@ -99,7 +124,7 @@ pub async fn serve(
         match answered {
             Ok(Answer::Nothing) => {}
             Ok(Answer::Frame(response)) => {
-                if let Err(error) = writer.write_all(&response).await {
+                if let Err(error) = write(&mut writer, &response).await {
                     tracing::debug!(%peer, %error, "write failed; closing");
                     return;
                 }
@@ -107,7 +132,7 @@ pub async fn serve(
             }
             Ok(Answer::Last(response)) => {
                 // A failed SASL exchange: answered, then closed, as Kafka does.
-                let _ = writer.write_all(&response).await;
+                let _ = write(&mut writer, &response).await;
                 tracing::info!(%peer, "closing the connection: SASL authentication failed");
                 return;
             }
@@ -124,6 +149,13 @@ pub async fn serve(
     tracing::debug!(%peer, "disconnected");
 }
 
+/// Writes a whole frame out: TLS keeps what is written in its buffer until
+/// flushed (plain TCP's flush does nothing).
+async fn write<W: AsyncWrite + Unpin>(writer: &mut W, frame: &[u8]) -> std::io::Result<()> {
+    writer.write_all(frame).await?;
+    writer.flush().await
+}
+
 /// What one request frame gets.
 enum Answer {
     /// This response frame.
@@ -138,6 +170,7 @@ enum Answer {
 /// SASL is on.
 async fn answer(
     broker: &Broker,
+    endpoint: &Endpoint,
     frame: &Bytes,
     peer: SocketAddr,
     held: &mut Held,
@@ -194,10 +227,12 @@ async fn answer(
             Gate::Close(why) => return Err(Closed::Unauthenticated(why)),
         }
     }
-    let Some(response) = api::answer(broker, &client_id, decoded.body, version, held).await else {
+    let Some(mut response) = api::answer(broker, &client_id, decoded.body, version, held).await
+    else {
         log(peer, &request, started, "no answer (acks=0)");
         return Ok(Answer::Nothing);
     };
+    endpoint.advertise(&mut response, broker.config.node_id);
     let bytes = respond(broker, &request, response, held).await?;
     log(peer, &request, started, "answered");
     Ok(Answer::Frame(bytes))

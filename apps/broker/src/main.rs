@@ -12,6 +12,15 @@
 //! one), `--partitions N` (for auto-created topics and CreateTopics without a
 //! count, default 1) and `--no-auto-create`.
 //!
+//! Listeners (`listeners.rs`), by Kafka's security protocols: `--listen` is
+//! PLAINTEXT, or SASL_PLAINTEXT with `--sasl-user`; `--listener
+//! PROTOCOL://HOST:PORT` (repeatable; PLAINTEXT, SSL, SASL_PLAINTEXT or
+//! SASL_SSL) adds one, and without `--listen` only those given listen. SSL and
+//! SASL_SSL need `--tls-cert FILE --tls-key FILE` (PEM: the chain, server's
+//! certificate first, and its private key); SASL ones need a `--sasl-user`.
+//! `--advertise` is the first listener's; the others advertise their bound
+//! address, and each client is told the address of the listener it came in on.
+//!
 //! Limits on what a request may make it allocate or wait for:
 //! `--max-partitions-per-topic N` (default 1000), `--max-partitions N` (all topics
 //! together, auto-created ones included, default 10000), `--fetch-max-bytes N`
@@ -35,15 +44,16 @@
 //! (512 MiB: answers built and not yet written, Fetch's copies of stored batches
 //! included; taken before they are built, so clients that never read wait).
 //!
-//! Authentication: `--sasl-user NAME:PASSWORD` (repeatable) makes the listener
-//! SASL_PLAINTEXT, each user stored as salted SCRAM credentials;
+//! Authentication: `--sasl-user NAME:PASSWORD` (repeatable) makes `--listen`'s
+//! listener SASL_PLAINTEXT, each user stored as salted SCRAM credentials;
 //! `--sasl-enabled-mechanisms` (default `PLAIN,SCRAM-SHA-256,SCRAM-SHA-512`) and
 //! `--connections-max-reauth-ms` (sessions end unless the client re-authenticates,
 //! KIP-368). A connection that sends anything but ApiVersions before it has
 //! authenticated is closed, as Kafka's broker closes it (`security.rs`).
 //!
-//! It prints `listening on ADDRESS` once bound and logs one line per request at
-//! debug level (`RUST_LOG=debug`). SIGINT or SIGTERM stops it.
+//! It prints `listening on ADDRESS` once bound, for the first listener, then
+//! `listening on ADDRESS (PROTOCOL)` for each other one, and logs one line per
+//! request at debug level (`RUST_LOG=debug`). SIGINT or SIGTERM stops it.
 //!
 //! What it serves is listed in `api.rs`; the layout follows a request's way:
 //! `connection.rs` reads frames and answers them in order, `api.rs` picks the
@@ -57,6 +67,7 @@ mod connection;
 mod groups;
 mod handlers;
 mod held;
+mod listeners;
 mod log;
 mod security;
 
@@ -66,12 +77,15 @@ use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kwire_net::server::{MemoryBudget, ServerLimits, EVICTION_PATIENCE};
+use kwire::KafkaString;
+use kwire_net::server::{MemoryBudget, ServerLimits};
+use kwire_net::tls::TlsServer;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::config::Config;
 use crate::groups::Groups;
+use crate::listeners::Endpoint;
 use crate::log::Topics;
 
 /// Everything the connections share.
@@ -88,7 +102,7 @@ pub struct Broker {
     pub next_producer_id: AtomicI64,
     /// What answers may hold until written (`--queued-max-response-bytes`).
     pub responses: MemoryBudget,
-    /// Who may connect, when SASL is on.
+    /// Who may connect on SASL listeners.
     pub security: Option<security::Security>,
 }
 
@@ -129,6 +143,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Read before anything is bound, so that a bad file stops the start.
+    let tls = match &options.tls {
+        None => None,
+        Some(files) => match TlsServer::from_pem_files(&files.cert, &files.key) {
+            Ok(tls) => {
+                Some(tls.with_handshake_timeout(listeners::handshake_timeout(limits.idle_timeout)))
+            }
+            Err(error) => {
+                eprintln!("broker: --tls-cert / --tls-key: {error}");
+                return ExitCode::FAILURE;
+            }
+        },
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -136,7 +163,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(options, limits)) {
+    match runtime.block_on(run(options, limits, tls)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("broker: {error}");
@@ -145,19 +172,66 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(mut options: config::Options, limits: ServerLimits) -> std::io::Result<()> {
-    let listener = TcpListener::bind(&options.listen).await?;
-    let bound = listener.local_addr()?;
-    let config = Config::new(&options, bound);
-    println!("listening on {bound}");
-    std::io::stdout().flush()?;
+async fn run(
+    mut options: config::Options,
+    limits: ServerLimits,
+    tls: Option<TlsServer>,
+) -> std::io::Result<()> {
+    let mut bound = Vec::with_capacity(options.listeners.len());
+    for spec in &options.listeners {
+        let listener = TcpListener::bind(&spec.address).await.map_err(|error| {
+            std::io::Error::new(
+                error.kind(),
+                format!("cannot listen on {}: {error}", spec.address),
+            )
+        })?;
+        let tls = match (spec.protocol.tls(), &tls) {
+            (false, _) => None,
+            (true, Some(tls)) => Some(tls.clone()),
+            // The command line requires a certificate with a TLS listener.
+            (true, None) => return Err(std::io::Error::other("a TLS listener, no certificate")),
+        };
+        bound.push((listener.local_addr()?, listener, spec.protocol, tls));
+    }
+    let Some(&(first, ..)) = bound.first() else {
+        return Err(std::io::Error::other("no listener"));
+    };
+    let config = Config::new(&options, first);
+    let mut stdout = std::io::stdout().lock();
+    // The first line as it has always been, for the tools that read it; the
+    // others name their protocol.
+    for (index, (address, _, protocol, _)) in bound.iter().enumerate() {
+        if index == 0 {
+            writeln!(stdout, "listening on {address}")?;
+        } else {
+            writeln!(stdout, "listening on {address} ({protocol})")?;
+        }
+    }
+    stdout.flush()?;
+    drop(stdout);
+
+    let mut endpoints = Vec::with_capacity(bound.len());
+    for (index, (address, listener, protocol, tls)) in bound.into_iter().enumerate() {
+        let (host, port) = if index == 0 {
+            (config.host.clone(), config.port)
+        } else {
+            let host = KafkaString::from(address.ip().to_string());
+            (host, i32::from(address.port()))
+        };
+        tracing::info!(listener = %protocol, advertised = %format!("{host}:{port}"), "listening");
+        let endpoint = Endpoint {
+            protocol,
+            tls,
+            host,
+            port,
+        };
+        endpoints.push((listener, Arc::new(endpoint)));
+    }
     tracing::info!(
-        advertised = %format!("{}:{}", config.host, config.port),
         max_connections = limits.connections.max(),
         queued_max_request_bytes = limits.budget.bytes(),
         queued_max_response_bytes = limits.responses.bytes(),
         small_request_reserve_bytes = limits.budget.reserve_bytes(),
-        security_protocol = if options.security.is_some() { "SASL_PLAINTEXT" } else { "PLAINTEXT" },
         "serving Kafka"
     );
 
@@ -172,40 +246,18 @@ async fn run(mut options: config::Options, limits: ServerLimits) -> std::io::Res
     });
     tokio::spawn(expire_group_members(Arc::clone(&broker)));
 
-    let accept = async {
-        loop {
-            match listener.accept().await {
-                // Waits (EVICTION_PATIENCE at most) for a connection evicted to
-                // make room to be gone, so that descriptors never run out at the limit.
-                Ok((stream, peer)) => match limits
-                    .connections
-                    .admit_when_room(peer.ip(), EVICTION_PATIENCE)
-                    .await
-                {
-                    Ok(slot) => {
-                        let _ = stream.set_nodelay(true);
-                        let (reader, writer) = stream.into_split();
-                        let frames = limits.reader(reader, slot);
-                        tokio::spawn(connection::serve(Arc::clone(&broker), frames, writer, peer));
-                    }
-                    // Dropping the stream closes it before anything is read.
-                    Err(error) => tracing::info!(%peer, %error, "connection refused"),
-                },
-                // Out of file descriptors and the like: wait, the listener stays.
-                Err(error) => {
-                    tracing::warn!(%error, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-            }
-        }
-    };
-    tokio::select! {
-        () = accept => Ok(()),
-        signal = shutdown_signal() => {
-            tracing::info!("{}, stopping", signal?);
-            Ok(())
-        }
+    let limits = Arc::new(limits);
+    for (listener, endpoint) in endpoints {
+        tokio::spawn(listeners::accept(
+            listener,
+            endpoint,
+            Arc::clone(&broker),
+            Arc::clone(&limits),
+        ));
     }
+    let signal = shutdown_signal().await?;
+    tracing::info!("{signal}, stopping");
+    Ok(())
 }
 
 /// Session and rebalance timeouts need a clock that runs without requests.
