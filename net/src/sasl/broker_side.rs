@@ -1,6 +1,7 @@
 //! The server's SASL gate in Kafka's framing: which requests a connection may
 //! send before it has authenticated, the SaslHandshake and SaslAuthenticate
-//! answers, SaslHandshake v0's raw tokens, and re-authentication (KIP-368).
+//! answers, SaslHandshake v0's raw tokens, and re-authentication (KIP-368), with
+//! sessions bounded by OAUTHBEARER tokens' lifetimes.
 
 use std::time::{Duration, Instant};
 
@@ -10,6 +11,7 @@ use kwire_messages::{ErrorCode, Request, Response};
 
 use super::error::SaslError;
 use super::mechanism::Mechanism;
+use super::oauthbearer::{now_ms, TokenRejected};
 use super::server::{Credentials, SaslServer, ServerStep};
 
 /// What the connection does with a request, as the gate decides.
@@ -78,7 +80,8 @@ enum State {
 }
 
 impl ServerAuthenticator {
-    /// A gate offering `enabled`, in that order.
+    /// A gate offering `enabled`, in that order; OAUTHBEARER only to
+    /// connections whose [`Credentials`] have a token validator.
     pub fn new(enabled: Vec<Mechanism>) -> Self {
         ServerAuthenticator {
             enabled,
@@ -91,7 +94,8 @@ impl ServerAuthenticator {
 
     /// Sessions last `lifetime` (Kafka's `connections.max.reauth.ms`): the client
     /// is told in SaslAuthenticate v1+ and must re-authenticate before it ends;
-    /// a request after the end closes the connection.
+    /// a request after the end closes the connection. An OAUTHBEARER session
+    /// ends when its token expires, if sooner, with or without this.
     pub fn with_session_lifetime(mut self, lifetime: Duration) -> Self {
         self.session_lifetime = Some(lifetime);
         self
@@ -117,7 +121,7 @@ impl ServerAuthenticator {
         match request {
             Request::ApiVersions(_) => Gate::Serve,
             Request::SaslHandshake(handshake) => {
-                self.handshake(handshake.mechanism.as_str(), version)
+                self.handshake(handshake.mechanism.as_str(), version, credentials)
             }
             Request::SaslAuthenticate(authenticate) => {
                 self.authenticate(&authenticate.auth_bytes, credentials)
@@ -133,9 +137,12 @@ impl ServerAuthenticator {
         }
     }
 
-    fn handshake(&mut self, mechanism: &str, version: i16) -> Gate {
-        let enabled: Vec<KafkaString> = self
-            .enabled
+    fn handshake(&mut self, mechanism: &str, version: i16, credentials: &dyn Credentials) -> Gate {
+        // OAUTHBEARER without a validator could only fail: not offered at all.
+        let can_serve =
+            |m: &Mechanism| *m != Mechanism::OAuthBearer || credentials.token_validator().is_some();
+        let offered: Vec<Mechanism> = self.enabled.iter().copied().filter(can_serve).collect();
+        let enabled: Vec<KafkaString> = offered
             .iter()
             .map(|m| KafkaString::from_static(m.name()))
             .collect();
@@ -150,8 +157,7 @@ impl ServerAuthenticator {
             self.state = State::Failed;
             return Gate::AnswerAndClose(answer(ErrorCode::IllegalSaslState));
         }
-        let Some(chosen) = Mechanism::from_name(mechanism).filter(|m| self.enabled.contains(m))
-        else {
+        let Some(chosen) = Mechanism::from_name(mechanism).filter(|m| offered.contains(m)) else {
             return Gate::AnswerAndClose(answer(ErrorCode::UnsupportedSaslMechanism));
         };
         let server = SaslServer::new(chosen);
@@ -204,7 +210,8 @@ impl ServerAuthenticator {
             Ok(ServerStep::Challenge(bytes)) => Ok((bytes, 0)),
             Ok(ServerStep::Done(bytes)) => {
                 let principal = server.principal().unwrap_or_default().to_owned();
-                Ok((bytes, self.finish(principal)?))
+                let expires_at_ms = server.token().map(|token| token.expires_at_ms);
+                Ok((bytes, self.finish(principal, expires_at_ms)?))
             }
             Err(error) => {
                 self.state = State::Failed;
@@ -214,20 +221,34 @@ impl ServerAuthenticator {
     }
 
     /// Records a completed exchange: the principal must not change on
-    /// re-authentication (KIP-368). Gives the session lifetime in ms (0: none).
-    fn finish(&mut self, principal: String) -> Result<i64, SaslError> {
+    /// re-authentication (KIP-368). Gives the session lifetime in ms (0: none):
+    /// the configured one, or what is left of the credential's if it expires
+    /// sooner (an OAUTHBEARER token), as Kafka's broker computes it.
+    fn finish(&mut self, principal: String, expires_at_ms: Option<i64>) -> Result<i64, SaslError> {
         if self.principal.as_ref().is_some_and(|p| *p != principal) {
             self.state = State::Failed;
             return Err(SaslError::AuthenticationFailed);
         }
+        let credential_left = match expires_at_ms {
+            None => None,
+            Some(at) => match u64::try_from(at.saturating_sub(now_ms())) {
+                Ok(left) if left > 0 => Some(Duration::from_millis(left)),
+                // Expired between the validator and here.
+                _ => {
+                    self.state = State::Failed;
+                    return Err(SaslError::TokenRejected(TokenRejected::invalid_token()));
+                }
+            },
+        };
+        let lifetime = match (self.session_lifetime, credential_left) {
+            (Some(configured), Some(left)) => Some(configured.min(left)),
+            (configured, left) => configured.or(left),
+        };
         self.principal = Some(principal);
         self.state = State::Idle;
-        self.expires = self
-            .session_lifetime
-            .map(|lifetime| Instant::now() + lifetime);
-        Ok(self
-            .session_lifetime
-            .map_or(0, |l| i64::try_from(l.as_millis()).unwrap_or(i64::MAX)))
+        // A lifetime past what an Instant can hold never ends.
+        self.expires = lifetime.and_then(|lifetime| Instant::now().checked_add(lifetime));
+        Ok(lifetime.map_or(0, |l| i64::try_from(l.as_millis()).unwrap_or(i64::MAX)))
     }
 }
 
@@ -254,7 +275,9 @@ mod tests {
     use kwire_messages::api::{SaslAuthenticateRequest, SaslHandshakeRequest};
 
     use super::*;
-    use crate::sasl::{ClientStep, SaslClient, ScramHash, Users};
+    use crate::sasl::{
+        ClientStep, SaslClient, ScramHash, UnsecuredTokenBuilder, UnsecuredValidator, Users,
+    };
 
     fn handshake(mechanism: &'static str) -> Request {
         Request::SaslHandshake(SaslHandshakeRequest::default().with_mechanism(mechanism.into()))
@@ -300,12 +323,15 @@ mod tests {
 
     #[test]
     fn every_mechanism_logs_in_and_then_requests_are_served() {
-        let users = users();
+        let users = users().with_token_validator(UnsecuredValidator::new());
         for mechanism in Mechanism::ALL {
             let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
             let client = match mechanism {
                 Mechanism::Plain => SaslClient::plain("alice", "secret").unwrap(),
                 Mechanism::Scram(hash) => SaslClient::scram(hash, "alice", "secret").unwrap(),
+                Mechanism::OAuthBearer => {
+                    SaslClient::oauthbearer(&UnsecuredTokenBuilder::new("alice").build()).unwrap()
+                }
             };
             answer_bytes(log_in(&mut gate, &users, client));
             assert_eq!(gate.principal(), Some("alice"));
@@ -338,6 +364,28 @@ mod tests {
                 Gate::Close(_)
             ));
         }
+    }
+
+    #[test]
+    fn oauthbearer_is_offered_only_with_a_validator() {
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        let Gate::AnswerAndClose(Response::SaslHandshake(r)) =
+            gate.on_request(&handshake("OAUTHBEARER"), 1, &users())
+        else {
+            panic!("offered without a validator");
+        };
+        assert_eq!(r.error_code, ErrorCode::UnsupportedSaslMechanism.code());
+        assert_eq!(r.mechanisms.len(), 3);
+        assert!(!r.mechanisms.iter().any(|m| m.as_str() == "OAUTHBEARER"));
+
+        let users = users().with_token_validator(UnsecuredValidator::new());
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        let Gate::Answer(Response::SaslHandshake(r)) =
+            gate.on_request(&handshake("OAUTHBEARER"), 1, &users)
+        else {
+            panic!("not offered with a validator");
+        };
+        assert_eq!(r.mechanisms.len(), 4);
     }
 
     #[test]

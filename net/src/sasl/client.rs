@@ -2,6 +2,7 @@
 
 use super::error::SaslError;
 use super::mechanism::Mechanism;
+use super::oauthbearer::{OAuthBearerClient, TokenProvider};
 use super::plain;
 use super::scram::{ScramClient, ScramHash};
 
@@ -35,12 +36,34 @@ pub enum ClientStep {
 /// }
 /// assert_eq!(server.principal(), Some("alice"));
 /// ```
-#[derive(Debug)]
+///
+/// OAUTHBEARER, refused: the server's error is answered by `%x01` and then
+/// reported with the server's status.
+///
+/// ```
+/// use kwire_net::sasl::{ClientStep, OAuthBearerToken, SaslClient, SaslError};
+///
+/// let mut client = SaslClient::oauthbearer(&OAuthBearerToken::new("expired.token.").unwrap()).unwrap();
+/// assert_eq!(client.start().unwrap(), b"n,,\x01auth=Bearer expired.token.\x01\x01");
+/// let error = br#"{"status":"invalid_token"}"#;
+/// assert_eq!(client.step(error).unwrap(), ClientStep::Send(b"\x01".to_vec()));
+/// let Some(SaslError::TokenRejected(refused)) = client.refusal() else { panic!() };
+/// assert_eq!(refused.status, "invalid_token");
+/// ```
 pub struct SaslClient {
     inner: Inner,
 }
 
-#[derive(Debug)]
+impl std::fmt::Debug for SaslClient {
+    // The messages to come hold the password or the token: the mechanism only.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SaslClient")
+            .field("mechanism", &self.mechanism())
+            .field("done", &self.is_done())
+            .finish_non_exhaustive()
+    }
+}
+
 enum Inner {
     Plain {
         message: Option<Vec<u8>>,
@@ -51,6 +74,7 @@ enum Inner {
         client: ScramClient,
         sent_final: bool,
     },
+    OAuthBearer(OAuthBearerClient),
 }
 
 impl SaslClient {
@@ -73,6 +97,21 @@ impl SaslClient {
         )?))
     }
 
+    /// OAUTHBEARER with the token `provider` gives now (Kafka's
+    /// `OAuthBearerSaslClient`): its value and extensions go in the one message;
+    /// a fixed [`OAuthBearerToken`](super::OAuthBearerToken) is a provider.
+    /// Only over TLS: whoever reads the token can use it.
+    ///
+    /// The server answers empty bytes (accepted, [`ClientStep::Done`]) or its
+    /// error message; [`step`](Self::step) then gives `%x01` to send (RFC 7628
+    /// section 3.2.3), after which the server fails the exchange, and
+    /// [`refusal`](Self::refusal) says why.
+    pub fn oauthbearer(provider: &(impl TokenProvider + ?Sized)) -> Result<Self, SaslError> {
+        Ok(SaslClient {
+            inner: Inner::OAuthBearer(OAuthBearerClient::new(provider.token()?)),
+        })
+    }
+
     /// A SCRAM client built by hand (with extensions, say).
     pub fn from_scram(client: ScramClient) -> Self {
         SaslClient {
@@ -88,6 +127,7 @@ impl SaslClient {
         match &self.inner {
             Inner::Plain { .. } => Mechanism::Plain,
             Inner::Scram { client, .. } => Mechanism::Scram(client.hash()),
+            Inner::OAuthBearer(_) => Mechanism::OAuthBearer,
         }
     }
 
@@ -102,6 +142,7 @@ impl SaslClient {
                     .ok_or(SaslError::OutOfOrder { step: "start" })
             }
             Inner::Scram { client, .. } => client.client_first(),
+            Inner::OAuthBearer(client) => client.initial_response(),
         }
     }
 
@@ -126,6 +167,22 @@ impl SaslClient {
             Inner::Scram { client, .. } => client
                 .verify_server_final(from_server)
                 .map(|()| ClientStep::Done),
+            Inner::OAuthBearer(client) => Ok(match client.step(from_server)? {
+                Some(after_error) => ClientStep::Send(after_error),
+                None => ClientStep::Done,
+            }),
+        }
+    }
+
+    /// OAUTHBEARER, once the server has answered with its error message: why,
+    /// as [`SaslError::TokenRejected`] with the server's status (or
+    /// [`SaslError::Malformed`] if the message was not RFC 7628's JSON). The
+    /// SaslAuthenticate response that follows the `%x01` only says
+    /// SASL_AUTHENTICATION_FAILED. `None` for the other mechanisms.
+    pub fn refusal(&self) -> Option<&SaslError> {
+        match &self.inner {
+            Inner::OAuthBearer(client) => client.refusal(),
+            _ => None,
         }
     }
 
@@ -134,6 +191,7 @@ impl SaslClient {
         match &self.inner {
             Inner::Plain { done, .. } => *done,
             Inner::Scram { client, .. } => client.is_done(),
+            Inner::OAuthBearer(client) => client.is_done(),
         }
     }
 }

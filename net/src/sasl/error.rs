@@ -2,6 +2,8 @@
 
 use kwire_messages::ErrorCode;
 
+use super::oauthbearer::TokenRejected;
+
 /// A SASL exchange that failed, on either side.
 ///
 /// ```
@@ -67,17 +69,33 @@ pub enum SaslError {
     /// The system's random source failed (nonces and salts need it).
     #[error("no random bytes: {0}")]
     Random(String),
+    /// OAUTHBEARER: the server refused the token (RFC 7628 section 3.2.2). On a
+    /// client, what the server's error message said; on a server, how the
+    /// exchange ends once the client has acknowledged that message.
+    #[error("the OAUTHBEARER token was refused: {0}")]
+    TokenRejected(TokenRejected),
+    /// OAUTHBEARER on a server whose [`Credentials`](super::Credentials) have
+    /// no [`TokenValidator`](super::TokenValidator).
+    #[error("OAUTHBEARER needs a token validator, and none is configured")]
+    NoTokenValidator,
+    /// OAUTHBEARER: the client's [`TokenProvider`](super::TokenProvider) has no
+    /// token to give.
+    #[error("no OAUTHBEARER token: {0}")]
+    NoToken(String),
 }
 
 impl SaslError {
     /// The Kafka error code a broker answers this failure with, in the
-    /// SaslHandshake or SaslAuthenticate response: UNSUPPORTED_SASL_MECHANISM,
+    /// SaslHandshake or SaslAuthenticate response: UNSUPPORTED_SASL_MECHANISM
+    /// (OAUTHBEARER without a validator included),
     /// ILLEGAL_SASL_STATE for a step out of order, and SASL_AUTHENTICATION_FAILED
     /// for everything else (a malformed message included, as Kafka's broker
     /// answers it).
     pub fn error_code(&self) -> ErrorCode {
         match self {
-            SaslError::UnsupportedMechanism { .. } => ErrorCode::UnsupportedSaslMechanism,
+            SaslError::UnsupportedMechanism { .. } | SaslError::NoTokenValidator => {
+                ErrorCode::UnsupportedSaslMechanism
+            }
             SaslError::OutOfOrder { .. } => ErrorCode::IllegalSaslState,
             _ => ErrorCode::SaslAuthenticationFailed,
         }

@@ -9,6 +9,7 @@ use super::scram::ScramHash;
 ///
 /// assert_eq!(Mechanism::from_name("SCRAM-SHA-256"), Some(Mechanism::Scram(ScramHash::Sha256)));
 /// assert_eq!(Mechanism::Plain.name(), "PLAIN");
+/// assert_eq!(Mechanism::from_name("OAUTHBEARER"), Some(Mechanism::OAuthBearer));
 /// assert_eq!(Mechanism::from_name("GSSAPI"), None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,14 +18,21 @@ pub enum Mechanism {
     Plain,
     /// `SCRAM-SHA-256` or `SCRAM-SHA-512`.
     Scram(ScramHash),
+    /// `OAUTHBEARER` (RFC 7628): a bearer token, judged by the server's
+    /// [`TokenValidator`](super::TokenValidator). Only over TLS too.
+    OAuthBearer,
 }
 
 impl Mechanism {
-    /// Every mechanism, in the order a broker lists them.
-    pub const ALL: [Mechanism; 3] = [
+    /// Every mechanism, in the order a broker lists them. A
+    /// [`ServerAuthenticator`](super::ServerAuthenticator) offers OAUTHBEARER
+    /// only with a [`TokenValidator`](super::TokenValidator), whatever it is
+    /// given.
+    pub const ALL: [Mechanism; 4] = [
         Mechanism::Plain,
         Mechanism::Scram(ScramHash::Sha256),
         Mechanism::Scram(ScramHash::Sha512),
+        Mechanism::OAuthBearer,
     ];
 
     /// The name in SaslHandshake and in Kafka's configuration.
@@ -32,6 +40,7 @@ impl Mechanism {
         match self {
             Mechanism::Plain => "PLAIN",
             Mechanism::Scram(hash) => hash.mechanism_name(),
+            Mechanism::OAuthBearer => "OAUTHBEARER",
         }
     }
 

@@ -1,9 +1,10 @@
 //! SASL authentication, sans-IO, for clients and servers (feature `sasl`): PLAIN,
-//! SCRAM-SHA-256 and SCRAM-SHA-512 as Kafka runs them.
+//! SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER as Kafka runs them.
 //!
 //! Each mechanism is a state machine over bytes: [`SaslClient`] gives the
 //! client's messages and checks the server's, [`SaslServer`] checks the client's
-//! against [`Credentials`] (such as [`Users`]) and answers. Moving the bytes (in
+//! against [`Credentials`] (such as [`Users`]; for OAUTHBEARER, their
+//! [`TokenValidator`]) and answers. Moving the bytes (in
 //! SaslAuthenticate requests, or raw after SaslHandshake v0) is the caller's; on
 //! a server, [`ServerAuthenticator`] is the gate in Kafka's framing: what a
 //! connection may send before it authenticates, the SaslHandshake and
@@ -27,6 +28,23 @@
 //! assert_eq!(client.step(signed.message()).unwrap(), ClientStep::Done);
 //! ```
 //!
+//! OAUTHBEARER the same way, with a token from a [`TokenProvider`] (here Kafka's
+//! unsecured kind, for tests) and a server judging it with a [`TokenValidator`]:
+//!
+//! ```
+//! use kwire_net::sasl::{ClientStep, Mechanism, SaslClient, SaslServer, Users};
+//! use kwire_net::sasl::{UnsecuredTokenBuilder, UnsecuredValidator};
+//!
+//! let users = Users::new().with_token_validator(UnsecuredValidator::new());
+//! let mut server = SaslServer::new(Mechanism::OAuthBearer);
+//!
+//! let mut client = SaslClient::oauthbearer(&UnsecuredTokenBuilder::new("alice").build()).unwrap();
+//! let first = client.start().unwrap();                          // n,,^Aauth=Bearer ...^A^A
+//! let accepted = server.step(&first, &users).unwrap();          // empty: accepted
+//! assert_eq!(client.step(accepted.message()).unwrap(), ClientStep::Done);
+//! assert_eq!(server.principal(), Some("alice"));
+//! ```
+//!
 //! The cryptography is RustCrypto's (`hmac`, `sha2`, `pbkdf2`); nonces and salts
 //! come from the system's random source (`getrandom`).
 
@@ -34,6 +52,7 @@ mod broker_side;
 mod client;
 mod error;
 mod mechanism;
+pub mod oauthbearer;
 pub mod plain;
 mod scram;
 mod server;
@@ -42,5 +61,9 @@ pub use broker_side::{Gate, RawGate, ServerAuthenticator};
 pub use client::{ClientStep, SaslClient};
 pub use error::SaslError;
 pub use mechanism::Mechanism;
+pub use oauthbearer::unsecured::{UnsecuredTokenBuilder, UnsecuredValidator};
+pub use oauthbearer::{
+    OAuthBearerToken, SaslExtensions, TokenProvider, TokenRejected, TokenValidator, ValidatedToken,
+};
 pub use scram::{ScramClient, ScramCredential, ScramHash, ScramOutcome, ScramServer};
 pub use server::{Credentials, SaslServer, ServerStep, Users};

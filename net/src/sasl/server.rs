@@ -1,16 +1,23 @@
 //! The server side of any mechanism, and where it finds users.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::error::SaslError;
 use super::mechanism::Mechanism;
+use super::oauthbearer::{
+    now_ms, OAuthBearerServer, SaslExtensions, TokenValidator, ValidatedToken,
+};
 use super::plain;
 use super::scram::{ScramCredential, ScramHash, ScramServer};
 
-/// Where a server finds its users' credentials.
+/// Where a server finds its users' credentials, and how it judges OAUTHBEARER
+/// tokens.
 ///
 /// Only salted SCRAM credentials are asked for: PLAIN is checked against them
 /// too ([`ScramCredential::matches_password`]), so no password need be stored.
+/// OAUTHBEARER needs a [`token_validator`](Self::token_validator); without one
+/// (the default) it is not offered.
 pub trait Credentials {
     /// The credential of `username` for `hash`, if the user has one.
     fn scram(&self, hash: ScramHash, username: &str) -> Option<ScramCredential>;
@@ -32,21 +39,43 @@ pub trait Credentials {
             }
         }
     }
+
+    /// What judges OAUTHBEARER tokens; `None` (the default): OAUTHBEARER is
+    /// refused, and a [`ServerAuthenticator`](super::ServerAuthenticator) does
+    /// not offer it.
+    fn token_validator(&self) -> Option<&dyn TokenValidator> {
+        None
+    }
 }
 
-/// Users held in memory, each with a SCRAM credential per hash.
+/// Users held in memory, each with a SCRAM credential per hash, and
+/// optionally a [`TokenValidator`] for OAUTHBEARER.
 ///
 /// ```
-/// use kwire_net::sasl::{Credentials, ScramHash, Users};
+/// use kwire_net::sasl::{Credentials, ScramHash, UnsecuredValidator, Users};
 ///
 /// let users = Users::new().with_user("alice", "secret").unwrap();
 /// assert!(users.scram(ScramHash::Sha256, "alice").is_some());
 /// assert!(users.plain("alice", "secret"));
 /// assert!(!users.plain("alice", "guess"));
+/// assert!(users.token_validator().is_none());
+///
+/// let users = users.with_token_validator(UnsecuredValidator::new());
+/// assert!(users.token_validator().is_some());
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Users {
     by_name: HashMap<String, Vec<ScramCredential>>,
+    validator: Option<Arc<dyn TokenValidator + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Users {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Users")
+            .field("by_name", &self.by_name)
+            .field("token_validator", &self.validator.is_some())
+            .finish()
+    }
 }
 
 impl Users {
@@ -73,6 +102,16 @@ impl Users {
         self
     }
 
+    /// Judges OAUTHBEARER tokens with `validator` (replacing any before), so
+    /// that a [`ServerAuthenticator`](super::ServerAuthenticator) offers it.
+    pub fn with_token_validator(
+        mut self,
+        validator: impl TokenValidator + Send + Sync + 'static,
+    ) -> Self {
+        self.validator = Some(Arc::new(validator));
+        self
+    }
+
     /// How many users there are.
     pub fn len(&self) -> usize {
         self.by_name.len()
@@ -92,6 +131,10 @@ impl Credentials for Users {
             .find(|c| c.hash() == hash)
             .cloned()
     }
+
+    fn token_validator(&self) -> Option<&dyn TokenValidator> {
+        self.validator.as_deref().map(|v| v as &dyn TokenValidator)
+    }
 }
 
 /// What the server sends back.
@@ -99,8 +142,8 @@ impl Credentials for Users {
 pub enum ServerStep {
     /// A challenge: the client must answer.
     Challenge(Vec<u8>),
-    /// Authenticated; these bytes (empty for PLAIN, the signature for SCRAM) go
-    /// in the last SaslAuthenticate response.
+    /// Authenticated; these bytes (empty for PLAIN and OAUTHBEARER, the
+    /// signature for SCRAM) go in the last SaslAuthenticate response.
     Done(Vec<u8>),
 }
 
@@ -122,6 +165,10 @@ impl ServerStep {
 /// message to [`step`](Self::step) until [`ServerStep::Done`]; any error ends the
 /// exchange (answer it with [`SaslError::error_code`]).
 ///
+/// OAUTHBEARER refuses a token with a [`ServerStep::Challenge`] holding RFC
+/// 7628's error message; the client's `%x01` to it then fails with
+/// [`SaslError::TokenRejected`], as Kafka's broker does.
+///
 /// See [`SaslClient`](super::SaslClient) for an exchange end to end.
 #[derive(Debug)]
 pub struct SaslServer {
@@ -134,6 +181,7 @@ pub struct SaslServer {
 enum Inner {
     Plain,
     Scram(ScramServer),
+    OAuthBearer(OAuthBearerServer),
 }
 
 impl SaslServer {
@@ -142,6 +190,7 @@ impl SaslServer {
         let inner = match mechanism {
             Mechanism::Plain => Inner::Plain,
             Mechanism::Scram(hash) => Inner::Scram(ScramServer::new(hash)),
+            Mechanism::OAuthBearer => Inner::OAuthBearer(OAuthBearerServer::new()),
         };
         SaslServer {
             inner,
@@ -155,6 +204,7 @@ impl SaslServer {
         match &self.inner {
             Inner::Plain => Mechanism::Plain,
             Inner::Scram(server) => Mechanism::Scram(server.hash()),
+            Inner::OAuthBearer(_) => Mechanism::OAuthBearer,
         }
     }
 
@@ -200,6 +250,30 @@ impl SaslServer {
                 self.principal = Some(outcome.username);
                 Ok(ServerStep::Done(outcome.server_final))
             }
+            Inner::OAuthBearer(server) => {
+                let step = server.step(from_client, credentials.token_validator(), now_ms())?;
+                if let Some(token) = server.token() {
+                    self.principal = Some(token.principal.clone());
+                }
+                Ok(step)
+            }
+        }
+    }
+
+    /// OAUTHBEARER: the token accepted, once done (its expiry bounds the
+    /// session).
+    pub fn token(&self) -> Option<&ValidatedToken> {
+        match &self.inner {
+            Inner::OAuthBearer(server) => server.token(),
+            _ => None,
+        }
+    }
+
+    /// OAUTHBEARER: the extensions the client sent with its accepted token.
+    pub fn extensions(&self) -> Option<&SaslExtensions> {
+        match &self.inner {
+            Inner::OAuthBearer(server) => server.extensions(),
+            _ => None,
         }
     }
 

@@ -29,7 +29,6 @@ const NONCE_LEN: usize = 24;
 /// let first = client.client_first().unwrap();
 /// assert!(first.starts_with(b"n,,n=alice,r="));
 /// ```
-#[derive(Debug)]
 pub struct ScramClient {
     hash: ScramHash,
     username: String,
@@ -39,7 +38,17 @@ pub struct ScramClient {
     state: State,
 }
 
-#[derive(Debug)]
+impl std::fmt::Debug for ScramClient {
+    // The password, and the server signature it proves, are not for logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScramClient")
+            .field("hash", &self.hash)
+            .field("username", &self.username)
+            .field("extensions", &self.extensions.len())
+            .finish_non_exhaustive()
+    }
+}
+
 enum State {
     Initial,
     SentFirst { client_first_bare: String },

@@ -2,7 +2,7 @@
 //! channel binding, user names escaped, iterations within Kafka's bounds,
 //! extensions carried (`tokenauth` for delegation tokens).
 
-mod attributes;
+pub(crate) mod attributes;
 mod client;
 mod credential;
 mod hash;
