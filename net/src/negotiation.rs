@@ -227,7 +227,6 @@ pub fn read_api_versions_response(
 /// What a client does after the broker's ApiVersions response to a request at
 /// `sent`.
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub enum NextStep {
     /// Negotiation is done.
     Done(Negotiated),

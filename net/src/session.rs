@@ -144,12 +144,31 @@ impl ClientSession {
     pub fn pending(&self, correlation_id: i32) -> Option<(ApiKey, i16)> {
         self.in_flight.get(&correlation_id).copied()
     }
+
+    /// Takes the request with `correlation_id` out of flight without reading an
+    /// answer, giving its API and version: for a connection that reads each
+    /// response elsewhere with [`read_response`], or gives up waiting for one.
+    pub fn forget(&mut self, correlation_id: i32) -> Option<(ApiKey, i16)> {
+        self.in_flight.remove(&correlation_id)
+    }
 }
 
 /// Reads a response frame answering a request of `api` at `version`, ApiVersions'
-/// fallback to version 0 included.
+/// fallback to version 0 included: what [`ClientSession::receive`] does once it
+/// knows the request.
+///
+/// ```
+/// use kwire_messages::{frame, api::HeartbeatResponse, ApiKey, Response, ResponseHeader};
+/// use kwire_net::session::read_response;
+///
+/// let header = ResponseHeader::default().with_correlation_id(7);
+/// let answer = frame::encode_response(&header, &HeartbeatResponse::default(), 4).unwrap();
+/// let read = read_response(&answer, ApiKey::Heartbeat, 4).unwrap();
+/// assert_eq!(read.header.correlation_id, 7);
+/// assert!(matches!(read.body, Response::Heartbeat(_)));
+/// ```
 #[inline]
-fn read_response(frame: &Bytes, api: ApiKey, version: i16) -> Result<Received, FrameError> {
+pub fn read_response(frame: &Bytes, api: ApiKey, version: i16) -> Result<Received, FrameError> {
     if api != ApiKey::ApiVersions {
         let (header, body) = frame::decode_any_response(frame, api, version)?;
         return Ok(Received {
