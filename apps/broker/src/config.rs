@@ -20,6 +20,7 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--listener PROTOCOL
                          [--connections-max-idle-ms MS] [--small-request-max-bytes N] \
                          [--queued-max-response-bytes N] \
                          [--sasl-user NAME:PASSWORD ...] [--sasl-enabled-mechanisms LIST] \
+                         [--sasl-oauthbearer-unsecured] \
                          [--connections-max-reauth-ms MS]";
 
 /// The options as given.

@@ -48,7 +48,8 @@
 //! listener SASL_PLAINTEXT, each user stored as salted SCRAM credentials;
 //! `--sasl-enabled-mechanisms` (default `PLAIN,SCRAM-SHA-256,SCRAM-SHA-512`) and
 //! `--connections-max-reauth-ms` (sessions end unless the client re-authenticates,
-//! KIP-368). A connection that sends anything but ApiVersions before it has
+//! KIP-368); `--sasl-oauthbearer-unsecured` adds OAUTHBEARER with Kafka's unsecured
+//! JWS validator (tests only: no signature is checked). A connection that sends anything but ApiVersions before it has
 //! authenticated is closed, as Kafka's broker closes it (`security.rs`).
 //!
 //! It prints `listening on ADDRESS` once bound, for the first listener, then

@@ -10,7 +10,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use kwire_messages::frame::{self, frame_contents};
 use kwire_messages::Request;
-use kwire_net::sasl::{Gate, Mechanism, RawGate, ServerAuthenticator, Users};
+use kwire_net::sasl::{Gate, Mechanism, RawGate, ServerAuthenticator, UnsecuredValidator, Users};
 
 use crate::config::UsageError;
 
@@ -79,6 +79,7 @@ pub struct SecurityOptions {
     users: Vec<(String, String)>,
     mechanisms: Option<Vec<Mechanism>>,
     reauth: Option<Duration>,
+    unsecured_oauthbearer: bool,
 }
 
 impl SecurityOptions {
@@ -104,13 +105,17 @@ impl SecurityOptions {
                     .map(|name| {
                         Mechanism::from_name(name.trim()).ok_or_else(|| {
                             UsageError::new(format!(
-                                "{arg}: {name} is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512"
+                                "{arg}: {name} is not one of PLAIN, SCRAM-SHA-256, \
+                                 SCRAM-SHA-512, OAUTHBEARER"
                             ))
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 self.mechanisms = Some(mechanisms);
             }
+            // Kafka's OAuthBearerUnsecuredValidatorCallbackHandler: for tests only,
+            // as it checks no signature.
+            "--sasl-oauthbearer-unsecured" => self.unsecured_oauthbearer = true,
             "--connections-max-reauth-ms" => {
                 let given = value(arg)?;
                 let ms: u64 = given.parse().ok().filter(|ms| *ms > 0).ok_or_else(|| {
@@ -126,19 +131,33 @@ impl SecurityOptions {
     /// The security settings; `None` without users (PLAINTEXT).
     pub fn build(self) -> Result<Option<Security>, UsageError> {
         if self.users.is_empty() {
-            if self.mechanisms.is_some() || self.reauth.is_some() {
+            if self.mechanisms.is_some() || self.reauth.is_some() || self.unsecured_oauthbearer {
                 return Err(UsageError::new(
-                    "--sasl-enabled-mechanisms and --connections-max-reauth-ms need a --sasl-user"
+                    "--sasl-enabled-mechanisms, --sasl-oauthbearer-unsecured and \
+                     --connections-max-reauth-ms need a --sasl-user"
                         .into(),
                 ));
             }
             return Ok(None);
+        }
+        let oauthbearer = self
+            .mechanisms
+            .as_ref()
+            .is_some_and(|m| m.contains(&Mechanism::OAuthBearer));
+        if oauthbearer && !self.unsecured_oauthbearer {
+            // Offered without a validator, every login would fail.
+            return Err(UsageError::new(
+                "--sasl-enabled-mechanisms OAUTHBEARER needs --sasl-oauthbearer-unsecured".into(),
+            ));
         }
         let mut users = Users::new();
         for (name, password) in &self.users {
             users = users
                 .with_user(name, password)
                 .map_err(|error| UsageError::new(format!("--sasl-user {name}: {error}")))?;
+        }
+        if self.unsecured_oauthbearer {
+            users = users.with_token_validator(UnsecuredValidator::new());
         }
         Ok(Some(Security {
             users,
@@ -182,5 +201,15 @@ mod tests {
         assert!(parse(&["--sasl-user", ":pw"]).is_err());
         assert!(parse(&["--sasl-enabled-mechanisms", "GSSAPI"]).is_err());
         assert!(parse(&["--connections-max-reauth-ms", "1000"]).is_err());
+        assert!(parse(&[
+            "--sasl-user",
+            "a:b",
+            "--sasl-enabled-mechanisms",
+            "OAUTHBEARER"
+        ])
+        .is_err());
+        assert!(parse(&["--sasl-oauthbearer-unsecured"]).is_err());
+        let oauth = ["--sasl-user", "a:b", "--sasl-oauthbearer-unsecured"];
+        assert!(parse(&oauth).unwrap().is_some());
     }
 }
