@@ -65,11 +65,6 @@ pub fn run(args: &VersionsArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 ));
                 version = lower;
             }
-            _ => {
-                return Err(CliError::new(format!(
-                    "{address}: a negotiation step this kwire does not know"
-                )))
-            }
         }
     };
     print(out, address, version, &notes, &negotiated)
