@@ -5,6 +5,13 @@
 //! addresses are rewritten: a frame the proxy cannot read, or whose re-encoding it
 //! does not trust, still goes through as it came, so that verification never breaks
 //! traffic.
+//!
+//! Before forwarding starts, in order: the client's TLS handshake
+//! (`--tls-cert`), the upstream connection and its TLS handshake
+//! (`--upstream-tls-ca`), the proxy's own login upstream (`--upstream-sasl`,
+//! `login.rs`), and the client's login at the proxy (`--sasl-user`,
+//! `terminate.rs`). Each is bounded in time, and any failure closes both
+//! connections with the reason logged.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -13,19 +20,23 @@ use bytes::Bytes;
 use kwire::KafkaString;
 use kwire_messages::frame::RequestFrame;
 use kwire_messages::{frame, ApiKey, Request};
-use kwire_net::server::{ConnectionSlot, FrameReader, ServerError};
+use kwire_net::server::{ConnectionSlot, Frame, FrameReader, ServerError};
 use tokio::io::AsyncWriteExt;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
-use tokio::time::timeout;
+use tokio::sync::mpsc;
+use tokio::time::{timeout, Instant};
 use tracing::{debug, info, warn};
 
 use crate::error::{chain, ProxyError};
-use crate::in_flight::{Answer, InFlight, Pending};
+use crate::in_flight::{Answer, InFlight, Origin, Pending};
+use crate::io::{self, Reader, Writer};
 use crate::listener::Proxy;
+use crate::login::{self, Exchange, OwnIds, Session, Step};
+use crate::passthrough::RawTokens;
 use crate::rewrite;
 use crate::routes::{self, BrokerAddress};
 use crate::stats::{api_name, ApiCounts};
+use crate::terminate;
 use crate::verify::{self, hex, DecodedRequest, DecodedResponse, Verdict};
 
 /// How long to wait for the upstream broker to accept the connection.
@@ -49,35 +60,95 @@ pub async fn run(
     upstream: BrokerAddress,
     proxy: Arc<Proxy>,
 ) {
-    let connect = TcpStream::connect((upstream.host(), upstream.port()));
-    let server = match timeout(CONNECT_TIMEOUT, connect).await {
-        Ok(Ok(server)) => server,
-        // Returning drops the client, which closes it: without a broker there is
-        // nothing to forward to.
-        Ok(Err(error)) => {
+    // Kafka is request and response: Nagle's algorithm would hold small frames back
+    // waiting for an acknowledgement that only the answer brings.
+    if let Err(error) = client.set_nodelay(true) {
+        debug!("cannot set TCP_NODELAY: {error}");
+    }
+    // First, so that a client that cannot finish its handshake costs no upstream
+    // connection.
+    let Some((client_read, mut to_client)) = accept(client, &slot, &proxy).await else {
+        return;
+    };
+    // Returning drops the client, which closes it: without a broker there is
+    // nothing to forward to.
+    let (server_read, mut to_server) = match connect(&upstream, &proxy).await {
+        Ok(halves) => halves,
+        Err(error) => {
             warn!("cannot connect upstream: {}", chain(&error));
             return;
         }
-        Err(_) => {
-            warn!("cannot connect upstream: {}", ProxyError::ConnectTimeout);
-            return;
+    };
+    debug!("connected");
+    let limits = &proxy.limits;
+    let mut server_frames = FrameReader::new(server_read, limits.clients.responses.clone())
+        .with_max_frame_size(limits.max_response_frame);
+    let mut client_frames = limits.clients.reader(client_read, slot);
+
+    let mut session = match &proxy.security.upstream_login {
+        None => None,
+        Some(login) => {
+            let timeout = limits.request_timeout;
+            match Session::open(&mut server_frames, &mut to_server, login, timeout).await {
+                Ok(session) => {
+                    match session.logged_in.session_lifetime {
+                        Some(lifetime) => debug!(
+                            user = login.username(),
+                            "logged in upstream; the session lasts {lifetime:?}, logging in \
+                             again before it ends"
+                        ),
+                        None => debug!(user = login.username(), "logged in upstream"),
+                    }
+                    Some(session)
+                }
+                Err(error) => {
+                    warn!(
+                        user = login.username(),
+                        "closing the client: cannot log in upstream: {}",
+                        chain(&error)
+                    );
+                    return;
+                }
+            }
         }
     };
-    // Kafka is request and response: Nagle's algorithm would hold small frames back
-    // waiting for an acknowledgement that only the answer brings.
-    for socket in [&client, &server] {
-        if let Err(error) = socket.set_nodelay(true) {
-            debug!("cannot set TCP_NODELAY: {error}");
+    if let Some(sasl) = &proxy.security.client_sasl {
+        let sides = terminate::Sides {
+            client: &mut client_frames,
+            to_client: &mut to_client,
+            upstream: &mut server_frames,
+            to_upstream: &mut to_server,
+            session: session.as_mut(),
+        };
+        match terminate::authenticate(sasl, sides, &proxy).await {
+            Ok(Some(principal)) => debug!(principal, "client authenticated"),
+            Ok(None) => {
+                debug!("client closed before authenticating");
+                return;
+            }
+            Err(error @ ProxyError::Unauthenticated(_)) => {
+                info!("closing the client: {}", chain(&error));
+                return;
+            }
+            Err(error) => {
+                log_end(CLIENT_TO_BROKER, Err(error));
+                return;
+            }
         }
     }
-    debug!("connected");
 
     let in_flight = Mutex::new(InFlight::default());
-    let (client_read, client_write) = client.into_split();
-    let (server_read, server_write) = server.into_split();
-    let client_frames = proxy.limits.clients.reader(client_read, slot);
-    let requests = forward_requests(client_frames, server_write, &proxy, &in_flight);
-    let responses = forward_responses(server_read, client_write, &proxy, &in_flight);
+    // The proxy's own answers, from the response side to the request side that
+    // awaits them; one at a time, as the login sends one request at a time.
+    let (own_answers, answers) = mpsc::channel(1);
+    let relogin = session.map(|session| Relogin {
+        session,
+        answers,
+        ids: OwnIds::default(),
+    });
+    let own = relogin.is_some().then_some(own_answers);
+    let requests = forward_requests(client_frames, to_server, &proxy, &in_flight, relogin);
+    let responses = forward_responses(server_frames, to_client, &proxy, &in_flight, own);
     let watchdog = request_timeout(&proxy, &in_flight);
     tokio::pin!(requests, responses);
 
@@ -102,6 +173,118 @@ pub async fn run(
         // the connection itself and retries elsewhere, and a generic error answer
         // would need each API's own error layout.
         error = watchdog => warn!("closing the client: {}", chain(&error)),
+    }
+}
+
+/// The client's halves, after its TLS handshake if the listeners speak TLS;
+/// `None` (logged) when the handshake fails, times out, or the client is
+/// evicted meanwhile: a handshake holds a connection slot like any client, so
+/// that one that never finishes is bounded by the handshake timeout and can be
+/// evicted.
+async fn accept(
+    client: TcpStream,
+    slot: &ConnectionSlot,
+    proxy: &Proxy,
+) -> Option<(Reader, Writer)> {
+    let Some(tls) = &proxy.security.client_tls else {
+        return Some(io::split_tcp(client));
+    };
+    tokio::select! {
+        accepted = tls.accept(client) => match accepted {
+            Ok(stream) => Some(io::split(stream)),
+            // A client that does not trust the certificate, or speaks no TLS: its
+            // business, not the proxy's trouble.
+            Err(error) => {
+                info!("TLS handshake failed: {error}");
+                None
+            }
+        },
+        () = slot.evicted() => {
+            debug!("evicted during the TLS handshake");
+            None
+        }
+    }
+}
+
+/// Opens the connection to `upstream`, over TLS if configured (the broker's
+/// certificate verified against the CA and the server name).
+async fn connect(upstream: &BrokerAddress, proxy: &Proxy) -> Result<(Reader, Writer), ProxyError> {
+    let connect = TcpStream::connect((upstream.host(), upstream.port()));
+    let server = timeout(CONNECT_TIMEOUT, connect)
+        .await
+        .map_err(|_| ProxyError::ConnectTimeout)??;
+    if let Err(error) = server.set_nodelay(true) {
+        debug!("cannot set TCP_NODELAY: {error}");
+    }
+    match &proxy.security.upstream_tls {
+        None => Ok(io::split_tcp(server)),
+        Some(tls) => {
+            let stream = tls
+                .client
+                .connect(tls.server_name(upstream), server)
+                .await?;
+            Ok(io::split(stream))
+        }
+    }
+}
+
+/// Logging in upstream again before the session ends (KIP-368), between the
+/// client's requests.
+struct Relogin<'a> {
+    session: Session<'a>,
+    /// The upstream's answers to the proxy's own requests.
+    answers: mpsc::Receiver<Frame>,
+    /// Negative, like the first login's: never a client's.
+    ids: OwnIds,
+}
+
+impl Relogin<'_> {
+    /// Runs the exchange again. The client's frames wait meanwhile (Kafka's
+    /// broker takes no other request in the middle of one); the answers to its
+    /// requests in flight still go through, in order, before the proxy's own.
+    async fn run(
+        &mut self,
+        to: &mut Writer,
+        in_flight: &Mutex<InFlight>,
+    ) -> Result<(), ProxyError> {
+        let session = &self.session;
+        let (mut exchange, mut step) = Exchange::log_in_again(session.login, session.logged_in)?;
+        loop {
+            let (request, version) = match step {
+                Step::Send(request, version) => (request, version),
+                Step::Done(logged_in) => {
+                    self.session.renewed(logged_in);
+                    return Ok(());
+                }
+            };
+            let (api, id) = (request.api(), self.ids.next_id());
+            let bytes = login::encode(&request, version, id)?;
+            lock(in_flight).push(Pending {
+                correlation_id: id,
+                api_key: api.key(),
+                version,
+                answer: Answer::Expected,
+                sent: Instant::now(),
+                waits: Duration::ZERO,
+                origin: Origin::Proxy,
+            });
+            io::write_frame(to, &bytes).await?;
+            // The request timeout's watchdog bounds this wait, as any request's.
+            let answer = self
+                .answers
+                .recv()
+                .await
+                .ok_or(ProxyError::UpstreamClosed)?;
+            step = exchange.on_response(login::read(&answer, api, version, id)?)?;
+        }
+    }
+}
+
+/// Completes at `due`; never without one.
+async fn until(due: Option<Instant>) {
+    match due {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
@@ -164,24 +347,61 @@ fn lock(in_flight: &Mutex<InFlight>) -> MutexGuard<'_, InFlight> {
 /// larger prefix ends this connection, and only this one), pays for each frame
 /// from the request budget until it is written upstream and checked, and ends the
 /// connection when idle or evicted.
+///
+/// SASL: passed through (no `--sasl-user`), bare tokens after a SaslHandshake v0
+/// go as bytes (`passthrough.rs`); terminated here, the client has logged in
+/// already and any SASL request closes it rather than reach the broker. With
+/// `relogin`, the proxy logs in upstream again when its session nears its end.
 async fn forward_requests(
-    mut from: FrameReader<OwnedReadHalf>,
-    mut to: OwnedWriteHalf,
+    mut from: FrameReader<Reader>,
+    mut to: Writer,
     proxy: &Arc<Proxy>,
     in_flight: &Mutex<InFlight>,
+    mut relogin: Option<Relogin<'_>>,
 ) -> Result<(), ProxyError> {
+    let terminated = proxy.security.client_sasl.is_some();
+    let mut raw = (!terminated).then(RawTokens::default);
     loop {
-        let frame = match from.next_frame().await {
-            Ok(Some(frame)) => frame,
-            Ok(None) => break,
-            Err(ServerError::UnexpectedEof { buffered }) => {
-                debug!(bytes = buffered, "client closed mid-frame");
-                break;
+        let due = relogin.as_ref().and_then(|relogin| relogin.session.due);
+        let frame = tokio::select! {
+            // A session past its time first: a request sent on it would get the
+            // connection closed.
+            biased;
+            () = until(due) => {
+                if let Some(relogin) = relogin.as_mut() {
+                    relogin.run(&mut to, in_flight).await?;
+                }
+                continue;
             }
-            Err(error) => return Err(error.into()),
+            next = io::next_frame(&mut from, "client") => match next? {
+                Some(frame) => frame,
+                None => break,
+            },
         };
+        if raw.as_mut().is_some_and(|raw| raw.is_token(&frame)) {
+            proxy.stats.count_raw_token(frame.len());
+            // Answered by one bare token, which has no correlation id: the
+            // response side takes it by its place in the queue.
+            lock(in_flight).push(Pending {
+                correlation_id: 0,
+                api_key: ApiKey::SaslHandshake.key(),
+                version: 0,
+                answer: Answer::Expected,
+                sent: Instant::now(),
+                waits: Duration::ZERO,
+                origin: Origin::RawToken,
+            });
+            io::write_frame(&mut to, &frame).await?;
+            continue;
+        }
+        if terminated {
+            refuse_sasl(&frame)?;
+        }
         let read = on_request(&frame, proxy, in_flight);
-        to.write_all(&frame).await?;
+        if let (Some(raw), Some(decoded)) = (raw.as_mut(), &read) {
+            raw.after_request(&decoded.body, decoded.header.request_api_version);
+        }
+        io::write_frame(&mut to, &frame).await?;
         if let Some(decoded) = read {
             let shared = Arc::clone(proxy);
             let check = move || check_request(&frame, &decoded, &shared);
@@ -191,6 +411,28 @@ async fn forward_requests(
     // Pass the end of the requests on, as the client meant it.
     to.shutdown().await?;
     Ok(())
+}
+
+/// With SASL terminated at the proxy, a SASL request after logging in: it must
+/// not reach the broker (whose session is the proxy's), and the proxy asked for
+/// no re-authentication (its answers carry no session lifetime), so no client
+/// of Kafka's sends one.
+fn refuse_sasl(frame: &Bytes) -> Result<(), ProxyError> {
+    let key = frame
+        .get(4..6)
+        .and_then(|b| <[u8; 2]>::try_from(b).ok())
+        .map(i16::from_be_bytes);
+    match key {
+        Some(key)
+            if key == ApiKey::SaslHandshake.key() || key == ApiKey::SaslAuthenticate.key() =>
+        {
+            Err(ProxyError::Unauthenticated(format!(
+                "{} after logging in: the proxy offers no re-authentication",
+                api_name(key)
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Reads one request frame and records it as awaiting a response unless it gets
@@ -238,8 +480,9 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) -> Opti
             api_key: key,
             version,
             answer,
-            sent: tokio::time::Instant::now(),
+            sent: Instant::now(),
             waits,
+            origin: Origin::Client,
         });
     }
     match read {
@@ -260,14 +503,14 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) -> Opti
 }
 
 /// Counts a frame that did not decode.
-fn count_undecodable(proxy: &Proxy, key: i16, mut counts: ApiCounts) {
+pub fn count_undecodable(proxy: &Proxy, key: i16, mut counts: ApiCounts) {
     counts.decode_failures = 1;
     proxy.stats.count(key, |total| total.add(&counts));
 }
 
 /// Logs a frame whose re-encoding reads back differently, and counts it as a
 /// mismatch in `counts`.
-fn mismatch(
+pub fn mismatch(
     (what, api, version, correlation_id): (&str, &str, i16, i32),
     frame: &Bytes,
     why: &str,
@@ -284,7 +527,7 @@ fn mismatch(
 }
 
 /// Checks a forwarded request's re-encoding, then logs and counts it.
-fn check_request(frame: &Bytes, decoded: &DecodedRequest, proxy: &Proxy) {
+pub fn check_request(frame: &Bytes, decoded: &DecodedRequest, proxy: &Proxy) {
     let bytes = frame.len();
     let header = &decoded.header;
     let (key, version, correlation_id) = (
@@ -336,34 +579,41 @@ fn broker_wait(request: &Request) -> Duration {
 /// hostile broker cannot make the proxy buffer without bound. No idle timeout: a
 /// broker is silent whenever no request is in flight; the request timeout watches
 /// for a hung one.
+///
+/// A bare SASL token answering the client's goes through unread; an answer to
+/// the proxy's own request goes to `own`, not to the client.
 async fn forward_responses(
-    from: OwnedReadHalf,
-    mut to: OwnedWriteHalf,
+    mut from: FrameReader<Reader>,
+    mut to: Writer,
     proxy: &Arc<Proxy>,
     in_flight: &Mutex<InFlight>,
+    own: Option<mpsc::Sender<Frame>>,
 ) -> Result<(), ProxyError> {
-    let limits = &proxy.limits;
-    let mut from = FrameReader::new(from, limits.clients.responses.clone())
-        .with_max_frame_size(limits.max_response_frame);
     loop {
-        let frame = match from.next_frame().await {
-            Ok(Some(frame)) => frame,
-            Ok(None) => return Ok(()),
-            Err(ServerError::UnexpectedEof { buffered }) => {
-                debug!(bytes = buffered, "upstream closed mid-frame");
-                return Ok(());
-            }
-            Err(error) => return Err(error.into()),
+        let Some(frame) = io::next_frame(&mut from, "upstream").await? else {
+            return Ok(());
         };
+        if lock(in_flight).answer_raw_token().is_some() {
+            proxy.stats.count_raw_token(frame.len());
+            io::write_frame(&mut to, &frame).await?;
+            continue;
+        }
         match on_response(frame.bytes(), proxy, in_flight).await {
-            Forward::Checked(out) => to.write_all(&out).await?,
+            Forward::Checked(out) => io::write_frame(&mut to, &out).await?,
             Forward::CheckAfter(decoded, version) => {
-                to.write_all(&frame).await?;
+                io::write_frame(&mut to, &frame).await?;
                 let shared = Arc::clone(proxy);
                 // The budget is given back once the check is done.
                 let check = move || check_response(frame.bytes(), version, &decoded, &shared);
                 proxy.verify_queue.submit(check).await;
             }
+            Forward::Proxy => match &own {
+                // Gone only when the request side has ended: nobody awaits it.
+                Some(own) => {
+                    let _ = own.send(frame).await;
+                }
+                None => warn!("an answer to the proxy's own request, and none was sent"),
+            },
         }
     }
 }
@@ -375,6 +625,8 @@ enum Forward {
     Checked(Bytes),
     /// Send the original, then check it (read at the request's version, given).
     CheckAfter(Box<DecodedResponse>, i16),
+    /// The answer to the proxy's own request: not the client's.
+    Proxy,
 }
 
 /// Reads one response frame. A response that carries broker addresses is checked
@@ -403,6 +655,9 @@ async fn on_response(frame: &Bytes, proxy: &Arc<Proxy>, in_flight: &Mutex<InFlig
         proxy.stats.count_unmatched();
         return unread;
     };
+    if pending.origin == Origin::Proxy {
+        return Forward::Proxy;
+    }
     let (key, version) = (pending.api_key, pending.version);
     let api = api_name(key);
     let mut counts = ApiCounts::response(bytes);
@@ -496,7 +751,7 @@ fn check_response(frame: &Bytes, version: i16, decoded: &DecodedResponse, proxy:
 
 /// The original frame (and the re-encoded one) in hex at debug level: enough to
 /// reproduce a mismatch or a decode failure without a packet capture.
-fn log_hex(original: &Bytes, reencoded: Option<&Bytes>) {
+pub fn log_hex(original: &Bytes, reencoded: Option<&Bytes>) {
     debug!(original = %hex(original, HEX_LOG_LIMIT), "frame as received");
     if let Some(reencoded) = reencoded {
         debug!(reencoded = %hex(reencoded, HEX_LOG_LIMIT), "frame as re-encoded");

@@ -10,7 +10,10 @@ use std::io;
 
 use kwire_messages::frame::FrameLengthError;
 use kwire_messages::FrameError;
+use kwire_net::negotiation::NegotiationError;
+use kwire_net::sasl::SaslError;
 use kwire_net::server::ServerError;
+use kwire_net::tls::TlsError;
 use std::time::Duration;
 
 /// Why the proxy could not do something.
@@ -43,6 +46,28 @@ pub enum ProxyError {
         /// The timeout.
         timeout: Duration,
     },
+    /// A certificate or key could not be loaded, or a TLS handshake failed.
+    Tls(TlsError),
+    /// The proxy's own SASL exchange with the upstream failed on SASL's terms (a
+    /// SCRAM server signature that does not verify, a malformed challenge).
+    Sasl(SaslError),
+    /// The upstream broker refused the proxy's login, or cannot take one; the
+    /// text says which and why.
+    UpstreamLogin(String),
+    /// The upstream broker offers no version of an API the proxy's login needs.
+    Negotiation(NegotiationError),
+    /// A client the proxy authenticates did not: a request before logging in, a
+    /// failed exchange, SASL where the proxy takes none. The text says which.
+    Unauthenticated(String),
+    /// A response answered another request than the one the proxy sent.
+    UnexpectedResponse {
+        /// The correlation id the proxy sent.
+        sent: i32,
+        /// The one that came back.
+        received: i32,
+    },
+    /// The upstream closed the connection while the proxy awaited an answer.
+    UpstreamClosed,
 }
 
 impl fmt::Display for ProxyError {
@@ -65,6 +90,17 @@ impl fmt::Display for ProxyError {
                 "upstream did not answer {api} (correlation id {correlation_id}) within \
                  {timeout:?} (request.timeout.ms)"
             ),
+            // Their messages hold their causes already.
+            ProxyError::Tls(error) => write!(f, "{error}"),
+            ProxyError::Sasl(error) => write!(f, "SASL login upstream failed: {error}"),
+            ProxyError::UpstreamLogin(text) => write!(f, "SASL login upstream failed: {text}"),
+            ProxyError::Negotiation(error) => write!(f, "SASL login upstream impossible: {error}"),
+            ProxyError::Unauthenticated(text) => write!(f, "client not authenticated: {text}"),
+            ProxyError::UnexpectedResponse { sent, received } => write!(
+                f,
+                "upstream answered correlation id {received} where {sent} was awaited"
+            ),
+            ProxyError::UpstreamClosed => f.write_str("upstream closed the connection"),
         }
     }
 }
@@ -78,7 +114,14 @@ impl Error for ProxyError {
             ProxyError::BadFrame(error) => Some(error),
             ProxyError::Encode(error) => Some(error),
             ProxyError::Frame(error) => Some(error),
+            // Displayed whole above: kwire-net's TLS errors name their cause in
+            // their message and as their source both.
+            ProxyError::Tls(_) | ProxyError::Sasl(_) | ProxyError::Negotiation(_) => None,
             ProxyError::UpstreamTimeout { .. }
+            | ProxyError::UpstreamLogin(_)
+            | ProxyError::Unauthenticated(_)
+            | ProxyError::UnexpectedResponse { .. }
+            | ProxyError::UpstreamClosed
             | ProxyError::Usage(_)
             | ProxyError::BadPort(_)
             | ProxyError::ConnectTimeout
@@ -112,6 +155,24 @@ impl From<ServerError> for ProxyError {
 impl From<FrameError> for ProxyError {
     fn from(error: FrameError) -> Self {
         ProxyError::Encode(error)
+    }
+}
+
+impl From<TlsError> for ProxyError {
+    fn from(error: TlsError) -> Self {
+        ProxyError::Tls(error)
+    }
+}
+
+impl From<SaslError> for ProxyError {
+    fn from(error: SaslError) -> Self {
+        ProxyError::Sasl(error)
+    }
+}
+
+impl From<NegotiationError> for ProxyError {
+    fn from(error: NegotiationError) -> Self {
+        ProxyError::Negotiation(error)
     }
 }
 

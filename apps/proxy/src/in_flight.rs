@@ -17,6 +17,19 @@ pub enum Answer {
     Unknown,
 }
 
+/// Who a frame sent upstream came from, and so where its answer goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// A client's request: the answer is read, checked and forwarded.
+    Client,
+    /// A client's bare SASL token (after SaslHandshake v0): the answer is a
+    /// bare token too, forwarded unread.
+    RawToken,
+    /// The proxy's own request (logging in again upstream): the answer is the
+    /// proxy's, not forwarded.
+    Proxy,
+}
+
 /// A request sent upstream and not answered yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pending {
@@ -33,6 +46,8 @@ pub struct Pending {
     /// How long the broker may rightly hold it (a Fetch's max wait, a JoinGroup's
     /// rebalance timeout), added to the request timeout.
     pub waits: Duration,
+    /// Who sent it.
+    pub origin: Origin,
 }
 
 /// The requests in flight on one connection, oldest first.
@@ -71,6 +86,15 @@ impl InFlight {
         answered
     }
 
+    /// Takes the oldest frame in flight if it is a bare SASL token: then the
+    /// next response frame is its answer, and has no correlation id to match.
+    pub fn answer_raw_token(&mut self) -> Option<Pending> {
+        if self.queue.front()?.origin != Origin::RawToken {
+            return None;
+        }
+        self.queue.pop_front()
+    }
+
     /// The oldest request sure to get a response: the one the request timeout
     /// watches (one of [`Answer::Unknown`] may never be answered, rightly).
     pub fn oldest_expected(&self) -> Option<&Pending> {
@@ -102,6 +126,7 @@ mod tests {
             answer,
             sent: SENT.with(|sent| *sent),
             waits: Duration::ZERO,
+            origin: Origin::Client,
         }
     }
 
@@ -125,5 +150,20 @@ mod tests {
         assert_eq!(in_flight.answer(2), Some(pending(2, Answer::Expected)));
         assert!(in_flight.is_empty());
         assert_eq!(in_flight.answer(2), None);
+    }
+
+    #[test]
+    fn a_raw_token_is_answered_only_from_the_front() {
+        let mut in_flight = InFlight::default();
+        let raw = Pending {
+            origin: Origin::RawToken,
+            ..pending(0, Answer::Expected)
+        };
+        in_flight.push(pending(1, Answer::Expected));
+        in_flight.push(raw);
+        assert_eq!(in_flight.answer_raw_token(), None);
+        assert_eq!(in_flight.answer(1), Some(pending(1, Answer::Expected)));
+        assert_eq!(in_flight.answer_raw_token(), Some(raw));
+        assert!(in_flight.is_empty());
     }
 }

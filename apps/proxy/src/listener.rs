@@ -12,6 +12,7 @@ use tracing::{info, info_span, warn, Instrument};
 use crate::connection;
 use crate::error::chain;
 use crate::routes::{BrokerAddress, Routes};
+use crate::security::Security;
 use crate::stats::Stats;
 use crate::verify_queue::VerifyQueue;
 
@@ -28,6 +29,8 @@ pub struct Proxy {
     pub limits: Limits,
     /// The checks of frames already forwarded.
     pub verify_queue: VerifyQueue,
+    /// TLS and SASL, on the clients' side and upstream.
+    pub security: Security,
 }
 
 /// The proxy's limits: on its clients as a broker's (shared by every listener, as
@@ -48,8 +51,9 @@ pub struct Limits {
 
 impl Proxy {
     /// A proxy with nothing counted yet.
-    pub fn new(routes: Routes, limits: Limits) -> Self {
+    pub fn new(routes: Routes, limits: Limits, security: Security) -> Self {
         Proxy {
+            security,
             stats: Stats::default(),
             routes,
             next_connection: AtomicU64::new(1),

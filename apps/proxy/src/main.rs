@@ -5,7 +5,11 @@
 //! ```text
 //! cargo run -p kwire-proxy -- \
 //!     --listen 127.0.0.1:9192 --upstream 127.0.0.1:9092 \
-//!     [--report report.json] [--broker-ports 9193-9199]
+//!     [--report report.json] [--broker-ports 9193-9199] \
+//!     [--tls-cert proxy.pem --tls-key proxy.key] \
+//!     [--sasl-user alice:alice-secret ...] [--sasl-enabled-mechanisms SCRAM-SHA-512] \
+//!     [--upstream-tls-ca ca.pem] [--upstream-tls-server-name broker.example] \
+//!     [--upstream-sasl SCRAM-SHA-512:proxy:proxy-secret]
 //! ```
 //!
 //! - Prints `listening on 127.0.0.1:PORT` once bound (`--listen 127.0.0.1:0` picks a
@@ -38,14 +42,52 @@
 //!   upstream: `--request-timeout-ms` (30000, the Kafka client's
 //!   `request.timeout.ms`: a client whose oldest request waits longer is closed),
 //!   `--response-max-bytes` (256 MiB) and `--queued-max-response-bytes` (512 MiB).
+//! - Security on the clients' side (`security.rs`):
+//!   - `--tls-cert FILE --tls-key FILE` (PEM: the chain, the proxy's certificate
+//!     first, and its private key) make every listener TLS, the bootstrap one and
+//!     each broker's: SSL, or SASL_SSL with `--sasl-user`. A handshake holds a
+//!     connection slot and must finish within 10 s, or the idle timeout if
+//!     shorter; a client that does not finish it is closed.
+//!   - `--sasl-user NAME:PASSWORD` (repeatable) makes the proxy authenticate
+//!     clients itself, each user stored as salted SCRAM credentials;
+//!     `--sasl-enabled-mechanisms` (default `PLAIN,SCRAM-SHA-256,SCRAM-SHA-512`)
+//!     says which mechanisms. Until a client has logged in, its ApiVersions go
+//!     upstream and come back offering the proxy's SaslHandshake and
+//!     SaslAuthenticate versions; SaslHandshake (v0 with its bare tokens, or v1),
+//!     SaslAuthenticate are answered by the proxy and never forwarded; anything
+//!     else closes the connection without an answer, as does a failed login once
+//!     answered (`terminate.rs`). No session lifetime is given: clients are not
+//!     asked to re-authenticate, and one that sends SASL after logging in is
+//!     closed.
+//!   - Without `--sasl-user`, clients' SASL goes to the broker unchanged,
+//!     verified as any request; after a SaslHandshake v0 the bare tokens either
+//!     way are forwarded as bytes, not read as requests, and counted apart
+//!     (`passthrough.rs`).
+//! - Security upstream:
+//!   - `--upstream-tls-ca FILE` connects to every broker over TLS, its
+//!     certificate verified against the CA certificates in FILE and against the
+//!     broker's host as `--upstream` or a response names it, or
+//!     `--upstream-tls-server-name NAME` for all of them.
+//!   - `--upstream-sasl MECHANISM:NAME:PASSWORD` (PLAIN, SCRAM-SHA-256 or
+//!     SCRAM-SHA-512) logs in to every broker with the proxy's own credentials
+//!     right after connecting, before anything of the client's is forwarded:
+//!     ApiVersions, SaslHandshake v1, SaslAuthenticate (`login.rs`). A failed
+//!     login closes the client, the reason logged. When the broker limits the
+//!     session (KIP-368), the proxy logs in again at 90 % of it, between the
+//!     client's requests. It needs `--sasl-user`: the proxy lends its
+//!     credentials only to clients it has authenticated.
 //! - On SIGINT or SIGTERM it prints a table of frames, bytes, mismatches, decode
-//!   failures and rewrites per API, writes the same as JSON to `--report FILE` if
-//!   given, and exits 0.
+//!   failures and rewrites per API (and the bare SASL tokens and the SASL answers
+//!   of its own), writes the same as JSON to `--report FILE` if given, and exits
+//!   0.
 //!
 //! Layout: `main.rs` (command line, signals, report), `listener.rs` (accept loops
-//! and shared state), `connection.rs` (forwarding one client), `in_flight.rs`
-//! (matching responses to requests), `verify.rs` (decode, re-encode, compare),
-//! `verify_queue.rs` (checks run after forwarding),
+//! and shared state), `connection.rs` (one client: TLS, login, forwarding),
+//! `io.rs` (TCP or TLS halves), `security.rs` (TLS and SASL options),
+//! `login.rs` (the proxy's login upstream), `terminate.rs` (clients' login at the
+//! proxy), `passthrough.rs` (SaslHandshake v0 tokens passed through),
+//! `in_flight.rs` (matching responses to requests), `verify.rs` (decode,
+//! re-encode, compare), `verify_queue.rs` (checks run after forwarding),
 //! `rewrite.rs` (where responses name brokers), `routes.rs` (broker → local
 //! listener), `stats.rs` (counts, table, JSON), `error.rs`.
 #![forbid(unsafe_code)]
@@ -53,10 +95,15 @@
 mod connection;
 mod error;
 mod in_flight;
+mod io;
 mod listener;
+mod login;
+mod passthrough;
 mod rewrite;
 mod routes;
+mod security;
 mod stats;
+mod terminate;
 mod verify;
 mod verify_queue;
 
@@ -70,6 +117,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kwire_net::server::{property_of_flag, ServerConfig};
+use kwire_net::tls::DEFAULT_HANDSHAKE_TIMEOUT;
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 use tracing_subscriber::EnvFilter;
@@ -77,6 +125,7 @@ use tracing_subscriber::EnvFilter;
 use crate::error::{chain, ProxyError};
 use crate::listener::{Limits, Proxy};
 use crate::routes::{BrokerAddress, Routes};
+use crate::security::SecurityOptions;
 use crate::stats::Stats;
 
 const USAGE: &str = "usage: proxy --listen IP:PORT --upstream HOST:PORT [--report FILE] \
@@ -84,7 +133,11 @@ const USAGE: &str = "usage: proxy --listen IP:PORT --upstream HOST:PORT [--repor
                      [--socket-request-max-bytes N] [--max-connections N] \
                      [--max-connections-per-ip N] [--connections-max-idle-ms MS] \
                      [--small-request-max-bytes N] [--request-timeout-ms MS] \
-                     [--response-max-bytes N] [--queued-max-response-bytes N]";
+                     [--response-max-bytes N] [--queued-max-response-bytes N] \
+                     [--tls-cert FILE --tls-key FILE] [--sasl-user NAME:PASSWORD ...] \
+                     [--sasl-enabled-mechanisms LIST] [--upstream-tls-ca FILE] \
+                     [--upstream-tls-server-name NAME] \
+                     [--upstream-sasl MECHANISM:NAME:PASSWORD]";
 
 /// `--request-timeout-ms`'s default: the Kafka client's `request.timeout.ms`.
 const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 30_000;
@@ -108,6 +161,8 @@ struct Args {
     broker_ports: Option<RangeInclusive<u16>>,
     /// Limits on memory, connections and waits.
     limits: Limits,
+    /// TLS and SASL, checked together but not yet read.
+    security: SecurityOptions,
 }
 
 /// Reads a positive count or milliseconds value of a proxy-only limit.
@@ -128,6 +183,7 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
     let mut clients = ServerConfig::new(2);
     let mut request_timeout = Duration::from_millis(DEFAULT_REQUEST_TIMEOUT_MS);
     let mut response_max_bytes = DEFAULT_RESPONSE_MAX_BYTES;
+    let mut security = SecurityOptions::default();
     while let Some(arg) = args.next() {
         let arg = arg
             .into_string()
@@ -144,6 +200,9 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
             .or_else(|| args.next())
             .ok_or_else(|| ProxyError::Usage(format!("{flag} needs a value")))?;
         let text = value.to_str().unwrap_or_default().to_owned();
+        if security.take(&flag, &text, PathBuf::from(&value))? {
+            continue;
+        }
         match flag.as_str() {
             "--listen" => {
                 let address = text
@@ -186,12 +245,14 @@ fn parse_args(mut args: impl Iterator<Item = OsString>) -> Result<Option<Args>, 
         max_response_frame: response_max_bytes,
         request_timeout,
     };
+    security.check()?;
     Ok(Some(Args {
         listen: listen.ok_or_else(|| ProxyError::Usage("--listen is required".into()))?,
         upstream: upstream.ok_or_else(|| ProxyError::Usage("--upstream is required".into()))?,
         report,
         broker_ports,
         limits,
+        security,
     }))
 }
 
@@ -260,6 +321,13 @@ async fn run(args: Args) -> Result<(), ProxyError> {
     // Handlers are installed before the "listening" line: whoever reads it may
     // signal at once, and the default action would kill the proxy without a report.
     let shutdown = Shutdown::install()?;
+    // A handshake is a connection that has sent no request yet: the idle timeout
+    // bounds it too, if shorter.
+    let idle = args.limits.clients.idle_timeout;
+    let handshake_timeout = idle.map_or(DEFAULT_HANDSHAKE_TIMEOUT, |idle| {
+        idle.min(DEFAULT_HANDSHAKE_TIMEOUT)
+    });
+    let security = args.security.build(handshake_timeout)?;
     let listener = TcpListener::bind(args.listen).await?;
     let listen = listener.local_addr()?;
     info!(
@@ -269,9 +337,17 @@ async fn run(args: Args) -> Result<(), ProxyError> {
         request_timeout_ms = args.limits.request_timeout.as_millis() as u64,
         "limits"
     );
+    info!(
+        client_tls = security.client_tls.is_some(),
+        client_sasl = ?security.client_sasl.as_ref().map(|sasl| sasl.mechanisms.clone()),
+        upstream_tls = security.upstream_tls.is_some(),
+        upstream_sasl = ?security.upstream_login.as_ref().map(|login| login.mechanism()),
+        "security"
+    );
     let proxy = Arc::new(Proxy::new(
         Routes::new(args.upstream.clone(), listen, args.broker_ports),
         args.limits,
+        security,
     ));
 
     let mut stdout = std::io::stdout().lock();
@@ -342,6 +418,42 @@ impl Shutdown {
         {
             let _ = tokio::signal::ctrl_c().await;
             "Ctrl-C"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Option<Args>, ProxyError> {
+        let base = ["--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9092"];
+        parse_args(base.iter().chain(args).map(OsString::from))
+    }
+
+    #[test]
+    fn security_options_are_read_with_the_others() {
+        let args = parse(&[
+            "--sasl-user",
+            "alice:secret",
+            "--sasl-enabled-mechanisms=SCRAM-SHA-512",
+            "--upstream-sasl",
+            "SCRAM-SHA-256:proxy:pw",
+            "--upstream-tls-ca",
+            "ca.pem",
+            "--max-connections",
+            "10",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(args.limits.clients.connections.max(), 10);
+        for bad in [
+            &["--tls-key", "k.pem"][..],
+            &["--upstream-sasl", "PLAIN:proxy:pw"],
+            &["--sasl-user", "alice"],
+            &["--upstream-tls-server-name", "b.example"],
+        ] {
+            assert!(matches!(parse(bad), Err(ProxyError::Usage(_))), "{bad:?}");
         }
     }
 }

@@ -71,6 +71,15 @@ pub struct Stats {
     /// Frames forwarded whose check had not run when the proxy stopped: neither
     /// verified nor counted above, so a report that has any proves nothing of them.
     unchecked: AtomicU64,
+    /// Bare SASL tokens (the frames after a SaslHandshake v0), either way: not
+    /// requests nor responses, so neither decoded nor counted under an API.
+    raw_tokens: AtomicU64,
+    /// Their bytes, length prefixes included.
+    raw_token_bytes: AtomicU64,
+    /// SaslHandshake, SaslAuthenticate and bare tokens the proxy answered itself
+    /// (`--sasl-user`): requests counted above, answers not forwarded from any
+    /// broker.
+    answered_by_proxy: AtomicU64,
 }
 
 /// The name of an API key for the report: Kafka's name, the retired API's name, or
@@ -100,6 +109,18 @@ impl Stats {
     /// Records `frames` forwarded but never checked (the proxy stopped first).
     pub fn count_unchecked(&self, frames: u64) {
         self.unchecked.fetch_add(frames, Ordering::Relaxed);
+    }
+
+    /// Counts a bare SASL token of `bytes`.
+    pub fn count_raw_token(&self, bytes: usize) {
+        self.raw_tokens.fetch_add(1, Ordering::Relaxed);
+        self.raw_token_bytes
+            .fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// Counts an answer the proxy gave itself.
+    pub fn count_answered_by_proxy(&self) {
+        self.answered_by_proxy.fetch_add(1, Ordering::Relaxed);
     }
 
     fn snapshot(&self) -> (BTreeMap<i16, ApiCounts>, ApiCounts, u64) {
@@ -185,6 +206,21 @@ impl Stats {
                 "{unmatched} responses matched no request in flight (forwarded, not counted above)"
             );
         }
+        let raw_tokens = self.raw_tokens.load(Ordering::Relaxed);
+        if raw_tokens > 0 {
+            let _ = writeln!(
+                out,
+                "{raw_tokens} bare SASL tokens ({} bytes) after SaslHandshake v0, not read as requests",
+                self.raw_token_bytes.load(Ordering::Relaxed)
+            );
+        }
+        let answered_by_proxy = self.answered_by_proxy.load(Ordering::Relaxed);
+        if answered_by_proxy > 0 {
+            let _ = writeln!(
+                out,
+                "{answered_by_proxy} SASL requests and tokens answered by the proxy (not forwarded)"
+            );
+        }
         let unchecked = self.unchecked.load(Ordering::Relaxed);
         if unchecked > 0 {
             let _ = writeln!(
@@ -225,10 +261,14 @@ impl Stats {
         };
         format!(
             "{{\n  \"apis\": {apis},\n  \"mismatches\": {},\n  \"decode_failures\": {},\n  \
-             \"unmatched_responses\": {unmatched},\n  \"unchecked\": {}\n}}\n",
+             \"unmatched_responses\": {unmatched},\n  \"unchecked\": {},\n  \
+             \"raw_tokens\": {},\n  \"raw_token_bytes\": {},\n  \"answered_by_proxy\": {}\n}}\n",
             total.mismatches,
             total.decode_failures,
             self.unchecked.load(Ordering::Relaxed),
+            self.raw_tokens.load(Ordering::Relaxed),
+            self.raw_token_bytes.load(Ordering::Relaxed),
+            self.answered_by_proxy.load(Ordering::Relaxed),
         )
     }
 }

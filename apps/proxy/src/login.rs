@@ -1,0 +1,467 @@
+//! The proxy's own login to an upstream broker (`--upstream-sasl`): ApiVersions
+//! to learn the SaslHandshake and SaslAuthenticate versions, SaslHandshake v1,
+//! then SaslAuthenticate until the mechanism is done; and, when the broker
+//! limits the session (KIP-368 `session_lifetime_ms`), the handshake and
+//! exchange again before it ends.
+//!
+//! [`Exchange`] is the sequence, sans-IO: it gives each request and reads each
+//! response. Two drivers move the frames: [`log_in`] on a fresh connection,
+//! before anything of the client's is forwarded, and the re-login in
+//! `connection.rs`, between the client's requests, whose answers the response
+//! side hands back rather than forwarding.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use kwire::KafkaString;
+use kwire_messages::api::{ApiVersionsRequest, SaslAuthenticateRequest, SaslHandshakeRequest};
+use kwire_messages::{frame, ApiKey, ErrorCode, Request, RequestHeader, Response};
+use kwire_net::negotiation::{first_api_versions_version, next_step, NextStep};
+use kwire_net::sasl::{ClientStep, SaslClient};
+use kwire_net::server::FrameReader;
+use tokio::time::Instant;
+use tracing::debug;
+
+use crate::error::ProxyError;
+use crate::io::{self, Reader, Writer};
+use crate::security::UpstreamLogin;
+use crate::verify;
+
+/// The client id of the proxy's own requests.
+const CLIENT_ID: &str = "kwire-proxy";
+
+/// What a login settled: the versions to log in again with, and how long the
+/// session lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoggedIn {
+    handshake_version: i16,
+    authenticate_version: i16,
+    /// How long the broker keeps the session, if it limits it.
+    pub session_lifetime: Option<Duration>,
+}
+
+/// What to do after a response.
+#[derive(Debug)]
+pub enum Step {
+    /// Send this request at this version, and give its response to
+    /// [`Exchange::on_response`].
+    Send(Box<Request>, i16),
+    /// Logged in.
+    Done(LoggedIn),
+}
+
+/// One login's requests and responses, sans-IO.
+#[derive(Debug)]
+pub struct Exchange {
+    mechanism: &'static str,
+    /// Who logs in, for error messages.
+    username: String,
+    client: SaslClient,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    /// ApiVersions sent at this version.
+    ApiVersions(i16),
+    /// SaslHandshake sent.
+    Handshake(LoggedIn),
+    /// SaslAuthenticate sent.
+    Authenticate(LoggedIn),
+}
+
+impl Exchange {
+    /// A first login: starts with ApiVersions.
+    pub fn log_in(login: &UpstreamLogin) -> Result<(Exchange, Step), ProxyError> {
+        let version = first_api_versions_version();
+        let exchange = Exchange {
+            mechanism: login.mechanism().name(),
+            username: login.username().to_owned(),
+            client: login.client()?,
+            state: State::ApiVersions(version),
+        };
+        Ok((exchange, Step::Send(api_versions(version), version)))
+    }
+
+    /// A login again on a connection logged in before (at `versions`): starts
+    /// with SaslHandshake.
+    pub fn log_in_again(
+        login: &UpstreamLogin,
+        versions: LoggedIn,
+    ) -> Result<(Exchange, Step), ProxyError> {
+        let mut exchange = Exchange {
+            mechanism: login.mechanism().name(),
+            username: login.username().to_owned(),
+            client: login.client()?,
+            state: State::Handshake(versions),
+        };
+        let step = exchange.handshake(versions);
+        Ok((exchange, step))
+    }
+
+    fn handshake(&mut self, versions: LoggedIn) -> Step {
+        self.state = State::Handshake(versions);
+        let request = SaslHandshakeRequest::default().with_mechanism(self.mechanism.into());
+        Step::Send(Box::new(request.into()), versions.handshake_version)
+    }
+
+    /// Reads the response to the request last given.
+    pub fn on_response(&mut self, response: Response) -> Result<Step, ProxyError> {
+        match self.state {
+            State::ApiVersions(sent) => {
+                let Response::ApiVersions(answer) = response else {
+                    return Err(unexpected("ApiVersions", &response));
+                };
+                let negotiated = match next_step(sent, &answer)? {
+                    NextStep::RetryAt(version) => {
+                        self.state = State::ApiVersions(version);
+                        return Ok(Step::Send(api_versions(version), version));
+                    }
+                    NextStep::Done(negotiated) => negotiated,
+                };
+                let handshake_version = negotiated.version(ApiKey::SaslHandshake)?;
+                if handshake_version < 1 {
+                    // v0 sends the tokens bare, outside Kafka's framing; every
+                    // broker since Kafka 1.0 speaks v1.
+                    return Err(ProxyError::UpstreamLogin(
+                        "the broker offers only SaslHandshake v0 (bare tokens); the proxy logs \
+                         in with v1"
+                            .into(),
+                    ));
+                }
+                let authenticate_version = negotiated.version(ApiKey::SaslAuthenticate)?;
+                Ok(self.handshake(LoggedIn {
+                    handshake_version,
+                    authenticate_version,
+                    session_lifetime: None,
+                }))
+            }
+            State::Handshake(versions) => {
+                let Response::SaslHandshake(answer) = response else {
+                    return Err(unexpected("SaslHandshake", &response));
+                };
+                if let Err(code) = ErrorCode::check(answer.error_code) {
+                    let offered: Vec<&str> = answer.mechanisms.iter().map(|m| m.as_str()).collect();
+                    return Err(ProxyError::UpstreamLogin(format!(
+                        "SaslHandshake {}: {code}; the broker offers {}",
+                        self.mechanism,
+                        offered.join(", ")
+                    )));
+                }
+                self.state = State::Authenticate(versions);
+                Ok(authenticate(self.client.start()?, versions))
+            }
+            State::Authenticate(versions) => {
+                let Response::SaslAuthenticate(answer) = response else {
+                    return Err(unexpected("SaslAuthenticate", &response));
+                };
+                if let Err(code) = ErrorCode::check(answer.error_code) {
+                    let message = answer
+                        .error_message
+                        .map_or_else(|| code.message().to_owned(), |m| m.as_str().to_owned());
+                    return Err(ProxyError::UpstreamLogin(format!(
+                        "{} as {}: {code}: {message}",
+                        self.mechanism, self.username
+                    )));
+                }
+                match self.client.step(&answer.auth_bytes)? {
+                    ClientStep::Send(token) => Ok(authenticate(token, versions)),
+                    ClientStep::Done => {
+                        let lifetime = u64::try_from(answer.session_lifetime_ms).unwrap_or(0);
+                        Ok(Step::Done(LoggedIn {
+                            session_lifetime: (lifetime > 0)
+                                .then(|| Duration::from_millis(lifetime)),
+                            ..versions
+                        }))
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn api_versions(version: i16) -> Box<Request> {
+    let mut request = ApiVersionsRequest::default();
+    // The name and version go from v3; below they would be dropped.
+    if version >= 3 {
+        request = request
+            .with_client_software_name(CLIENT_ID.into())
+            .with_client_software_version(env!("CARGO_PKG_VERSION").into());
+    }
+    Box::new(request.into())
+}
+
+fn authenticate(token: Vec<u8>, versions: LoggedIn) -> Step {
+    let request = SaslAuthenticateRequest::default().with_auth_bytes(Bytes::from(token));
+    Step::Send(Box::new(request.into()), versions.authenticate_version)
+}
+
+fn unexpected(awaited: &str, got: &Response) -> ProxyError {
+    ProxyError::UpstreamLogin(format!(
+        "a {} response where {awaited} was awaited",
+        got.api().name()
+    ))
+}
+
+/// Correlation ids for the proxy's own requests: negative, so that they are
+/// never a client's (clients count up from 0 and wrap to 0).
+#[derive(Debug)]
+pub struct OwnIds(i32);
+
+impl Default for OwnIds {
+    fn default() -> Self {
+        OwnIds(i32::MIN)
+    }
+}
+
+impl OwnIds {
+    /// The next id.
+    pub fn next_id(&mut self) -> i32 {
+        let id = self.0;
+        self.0 = if id == -1 { i32::MIN } else { id + 1 };
+        id
+    }
+}
+
+/// `request` framed at `version` with correlation id `id`.
+pub fn encode(request: &Request, version: i16, id: i32) -> Result<Bytes, ProxyError> {
+    let header = RequestHeader::default()
+        .with_request_api_key(request.api().key())
+        .with_request_api_version(version)
+        .with_correlation_id(id)
+        .with_client_id(Some(KafkaString::from_static(CLIENT_ID)));
+    Ok(frame::encode_any_request(&header, request)?)
+}
+
+/// Reads the response `frame` to the proxy's request of `api` at `version`
+/// with correlation id `id`.
+pub fn read(frame: &Bytes, api: ApiKey, version: i16, id: i32) -> Result<Response, ProxyError> {
+    let received = frame::response_correlation_id(frame)?;
+    if received != id {
+        return Err(ProxyError::UnexpectedResponse { sent: id, received });
+    }
+    verify::read_response(frame, api.key(), version)
+        .map(|decoded| decoded.body)
+        .map_err(|why| ProxyError::UpstreamLogin(format!("{} response: {why}", api.name())))
+}
+
+/// The proxy's session on one upstream connection: who, at which versions,
+/// and when to log in again.
+#[derive(Debug)]
+pub struct Session<'a> {
+    /// The credentials.
+    pub login: &'a UpstreamLogin,
+    /// What the last login settled.
+    pub logged_in: LoggedIn,
+    /// When to log in again; `None`: the session does not end.
+    pub due: Option<Instant>,
+}
+
+impl<'a> Session<'a> {
+    /// Logs in on a connection just opened, each answer awaited at most
+    /// `timeout`.
+    pub async fn open(
+        frames: &mut FrameReader<Reader>,
+        to: &mut Writer,
+        login: &'a UpstreamLogin,
+        timeout: Duration,
+    ) -> Result<Session<'a>, ProxyError> {
+        let (exchange, step) = Exchange::log_in(login)?;
+        let logged_in = drive(frames, to, exchange, step, timeout).await?;
+        Ok(Session {
+            login,
+            logged_in,
+            due: due(logged_in),
+        })
+    }
+
+    /// Whether it is time to log in again.
+    pub fn is_due(&self) -> bool {
+        self.due.is_some_and(|due| Instant::now() >= due)
+    }
+
+    /// Logs in again if it is time, on a connection with nothing in flight.
+    pub async fn renew_if_due(
+        &mut self,
+        frames: &mut FrameReader<Reader>,
+        to: &mut Writer,
+        timeout: Duration,
+    ) -> Result<(), ProxyError> {
+        if !self.is_due() {
+            return Ok(());
+        }
+        let (exchange, step) = Exchange::log_in_again(self.login, self.logged_in)?;
+        let logged_in = drive(frames, to, exchange, step, timeout).await?;
+        self.renewed(logged_in);
+        Ok(())
+    }
+
+    /// Records a login again.
+    pub fn renewed(&mut self, logged_in: LoggedIn) {
+        debug!(user = self.login.username(), "logged in upstream again");
+        self.logged_in = logged_in;
+        self.due = due(logged_in);
+    }
+}
+
+/// When to log in again after `logged_in`: at 90 % of the session, the middle
+/// of the 85–95 % Kafka's client picks from (one connection has no herd to
+/// spread).
+fn due(logged_in: LoggedIn) -> Option<Instant> {
+    let lifetime = logged_in.session_lifetime?;
+    Instant::now().checked_add(lifetime.mul_f64(0.9))
+}
+
+/// Runs `exchange` from `step` on a connection whose every answer is the
+/// proxy's, each awaited at most `timeout`.
+async fn drive(
+    frames: &mut FrameReader<Reader>,
+    to: &mut Writer,
+    mut exchange: Exchange,
+    mut step: Step,
+    timeout: Duration,
+) -> Result<LoggedIn, ProxyError> {
+    let mut ids = OwnIds::default();
+    loop {
+        let (request, version) = match step {
+            Step::Send(request, version) => (request, version),
+            Step::Done(logged_in) => return Ok(logged_in),
+        };
+        let (api, id) = (request.api(), ids.next_id());
+        io::write_frame(to, &encode(&request, version, id)?).await?;
+        let frame = tokio::time::timeout(timeout, io::next_frame(frames, "upstream"))
+            .await
+            .map_err(|_| ProxyError::UpstreamTimeout {
+                api: api.name(),
+                correlation_id: id,
+                timeout,
+            })??
+            .ok_or(ProxyError::UpstreamClosed)?;
+        step = exchange.on_response(read(&frame, api, version, id)?)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kwire_messages::api::SaslHandshakeResponse;
+    use kwire_messages::frame::RequestFrame;
+    use kwire_messages::ResponseHeader;
+    use kwire_net::negotiation::answer_api_versions;
+    use kwire_net::sasl::{Gate, Mechanism, ServerAuthenticator, Users};
+
+    use super::*;
+    use crate::security::SecurityOptions;
+
+    fn login(text: &str) -> UpstreamLogin {
+        let mut options = SecurityOptions::default();
+        options.take("--sasl-user", "a:b", "a:b".into()).unwrap();
+        options.take("--upstream-sasl", text, text.into()).unwrap();
+        options
+            .build(Duration::from_secs(1))
+            .unwrap()
+            .upstream_login
+            .unwrap()
+    }
+
+    /// Runs an exchange against kwire-net's broker-side gate, each request
+    /// framed and read back as a broker would; the login, or the failure.
+    fn against_gate(
+        mut exchange: Exchange,
+        mut step: Step,
+        gate: &mut ServerAuthenticator,
+        users: &Users,
+    ) -> Result<LoggedIn, ProxyError> {
+        let mut ids = OwnIds::default();
+        loop {
+            let (request, version) = match step {
+                Step::Send(request, version) => (request, version),
+                Step::Done(logged_in) => return Ok(logged_in),
+            };
+            let id = ids.next_id();
+            let bytes = encode(&request, version, id)?;
+            let parsed = RequestFrame::parse(&bytes)?;
+            let header = ResponseHeader::default().with_correlation_id(id);
+            let answer = if request.api() == ApiKey::ApiVersions {
+                answer_api_versions(&parsed, kwire_messages::Listener::Broker)?
+            } else {
+                let response = match gate.on_request(&request, version, users) {
+                    Gate::Answer(response) | Gate::AnswerAndClose(response) => response,
+                    other => panic!("{other:?}"),
+                };
+                frame::encode_any_response(&header, &response, version)?
+            };
+            step = exchange.on_response(read(&answer, request.api(), version, id)?)?;
+        }
+    }
+
+    #[test]
+    fn logs_in_and_again_with_scram_and_plain() {
+        let users = Users::new().with_user("proxy", "secret").unwrap();
+        for text in [
+            "SCRAM-SHA-512:proxy:secret",
+            "SCRAM-SHA-256:proxy:secret",
+            "PLAIN:proxy:secret",
+        ] {
+            let login = login(text);
+            let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
+                .with_session_lifetime(Duration::from_secs(60));
+            let (exchange, step) = Exchange::log_in(&login).unwrap();
+            let logged_in = against_gate(exchange, step, &mut gate, &users).unwrap();
+            assert_eq!(
+                logged_in.session_lifetime,
+                Some(Duration::from_secs(60)),
+                "{text}"
+            );
+            assert!(logged_in.handshake_version >= 1);
+            assert_eq!(gate.principal(), Some("proxy"));
+            let (exchange, step) = Exchange::log_in_again(&login, logged_in).unwrap();
+            assert!(
+                matches!(&step, Step::Send(request, _) if matches!(**request, Request::SaslHandshake(_)))
+            );
+            against_gate(exchange, step, &mut gate, &users).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_wrong_password_or_mechanism_is_a_login_error() {
+        let users = Users::new().with_user("proxy", "secret").unwrap();
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        let (exchange, step) = Exchange::log_in(&login("SCRAM-SHA-512:proxy:guess")).unwrap();
+        let error = against_gate(exchange, step, &mut gate, &users).unwrap_err();
+        assert!(matches!(error, ProxyError::UpstreamLogin(_)), "{error:?}");
+
+        let mut gate = ServerAuthenticator::new(vec![Mechanism::Plain]);
+        let (exchange, step) = Exchange::log_in(&login("SCRAM-SHA-256:proxy:secret")).unwrap();
+        let error = against_gate(exchange, step, &mut gate, &users).unwrap_err();
+        let text = error.to_string();
+        assert!(text.contains("the broker offers PLAIN"), "{text}");
+    }
+
+    #[test]
+    fn own_ids_stay_negative() {
+        let mut ids = OwnIds(-2);
+        assert_eq!(
+            [ids.next_id(), ids.next_id(), ids.next_id()],
+            [-2, -1, i32::MIN]
+        );
+    }
+
+    #[test]
+    fn a_response_to_another_request_is_refused() {
+        let header = ResponseHeader::default().with_correlation_id(7);
+        let frame = frame::encode_any_response(
+            &header,
+            &Response::SaslHandshake(SaslHandshakeResponse::default()),
+            1,
+        )
+        .unwrap();
+        let error = read(&frame, ApiKey::SaslHandshake, 1, 8).unwrap_err();
+        assert!(matches!(
+            error,
+            ProxyError::UnexpectedResponse {
+                sent: 8,
+                received: 7
+            }
+        ));
+    }
+}

@@ -1,0 +1,300 @@
+//! SASL terminated at the proxy (`--sasl-user`): a client logs in to the proxy,
+//! which runs kwire-net's broker-side gate, before anything of it but ApiVersions
+//! reaches the broker.
+//!
+//! Until the client has authenticated, its frames are taken one at a time:
+//!
+//! - ApiVersions goes upstream (the client must learn the broker's versions,
+//!   which it uses for every request after), and the answer comes back with
+//!   the proxy's SaslHandshake and SaslAuthenticate versions in place of the
+//!   broker's: the proxy answers those, whatever the broker offers (a PLAINTEXT
+//!   broker may offer none).
+//! - SaslHandshake, SaslAuthenticate and, after a SaslHandshake v0, bare tokens
+//!   are answered by the gate, never forwarded.
+//! - Anything else closes the connection without an answer, as Kafka's broker
+//!   does, and so does a failed exchange once it is answered.
+//!
+//! One at a time: answers then go out in the order of the requests without a
+//! queue of them, and clients do not pipeline while logging in anyway.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use kwire_messages::api::api_versions::ApiVersion;
+use kwire_messages::frame::{self, frame_contents, RequestFrame};
+use kwire_messages::{ApiKey, Response, ResponseHeader};
+use kwire_net::sasl::{Gate, RawGate};
+use kwire_net::server::{Frame, FrameReader};
+use tracing::{debug, warn};
+
+use crate::connection::{check_request, count_undecodable, log_hex, mismatch};
+use crate::error::{chain, ProxyError};
+use crate::io::{self, Reader, Writer};
+use crate::listener::Proxy;
+use crate::login::Session;
+use crate::security::ClientSasl;
+use crate::stats::{api_name, ApiCounts};
+use crate::verify::{self, Verdict};
+
+/// Both connections of a pair, before forwarding starts.
+pub struct Sides<'a, 'p> {
+    /// The client's frames.
+    pub client: &'a mut FrameReader<Reader>,
+    /// To the client.
+    pub to_client: &'a mut Writer,
+    /// The upstream's frames.
+    pub upstream: &'a mut FrameReader<Reader>,
+    /// To the upstream.
+    pub to_upstream: &'a mut Writer,
+    /// The proxy's own session upstream, if it logs in there.
+    pub session: Option<&'a mut Session<'p>>,
+}
+
+/// Runs the gate until the client has authenticated: `Ok(Some(principal))`
+/// then; `Ok(None)` if it closed first; `Err(Unauthenticated)` when the gate
+/// closes it (or another error of either connection).
+pub async fn authenticate(
+    sasl: &ClientSasl,
+    mut sides: Sides<'_, '_>,
+    proxy: &Arc<Proxy>,
+) -> Result<Option<String>, ProxyError> {
+    let mut gate = sasl.gate();
+    loop {
+        let Some(frame) = io::next_frame(sides.client, "client").await? else {
+            return Ok(None);
+        };
+        if gate.expects_raw_token() {
+            proxy.stats.count_raw_token(frame.len());
+            let token = frame_contents(&frame)?;
+            match gate.on_raw_token(token, &sasl.users) {
+                RawGate::Send(reply) => {
+                    let prefix = frame::length_prefix(reply.len())?;
+                    io::write_frame(sides.to_client, &[&prefix[..], &reply].concat()).await?;
+                    proxy.stats.count_answered_by_proxy();
+                }
+                RawGate::Close(why) => return Err(ProxyError::Unauthenticated(why)),
+            }
+        } else {
+            let parsed = RequestFrame::parse(&frame).map_err(|error| {
+                ProxyError::Unauthenticated(format!(
+                    "a frame that is not a request: {}",
+                    chain(&error)
+                ))
+            })?;
+            let (key, version) = (parsed.api_key(), parsed.api_version());
+            if key == ApiKey::ApiVersions.key() {
+                forward_api_versions(&frame, &parsed, &mut sides, proxy).await?;
+                continue;
+            }
+            let decoded = verify::read_request(&parsed).map_err(|why| {
+                ProxyError::Unauthenticated(format!(
+                    "{} v{version} before logging in, unreadable: {why}",
+                    api_name(key)
+                ))
+            })?;
+            check_request(&frame, &decoded, proxy);
+            let header = ResponseHeader::default().with_correlation_id(parsed.correlation_id());
+            match gate.on_request(&decoded.body, version, &sasl.users) {
+                Gate::Answer(response) => {
+                    let out = frame::encode_any_response(&header, &response, version)?;
+                    io::write_frame(sides.to_client, &out).await?;
+                    proxy.stats.count_answered_by_proxy();
+                }
+                Gate::AnswerAndClose(response) => {
+                    let out = frame::encode_any_response(&header, &response, version)?;
+                    // Closing anyway: a client gone already changes nothing.
+                    let _ = io::write_frame(sides.to_client, &out).await;
+                    proxy.stats.count_answered_by_proxy();
+                    return Err(ProxyError::Unauthenticated(refusal(&response)));
+                }
+                Gate::Close(why) => return Err(ProxyError::Unauthenticated(why)),
+                // Only ApiVersions is served before logging in, and it went
+                // upstream above; once logged in, this loop has returned.
+                Gate::Serve => {
+                    return Err(ProxyError::Unauthenticated(format!(
+                        "{} served before logging in",
+                        api_name(key)
+                    )))
+                }
+            }
+        }
+        if !gate.expects_raw_token() {
+            if let Some(principal) = gate.principal() {
+                return Ok(Some(principal.to_owned()));
+            }
+        }
+    }
+}
+
+/// Why the gate refused, from its answer.
+fn refusal(response: &Response) -> String {
+    match response {
+        Response::SaslAuthenticate(answer) => format!(
+            "SASL authentication failed: {}",
+            answer.error_message.as_ref().map_or("", |m| m.as_str())
+        ),
+        Response::SaslHandshake(answer) => {
+            format!("SaslHandshake refused with error {}", answer.error_code)
+        }
+        other => format!("{} refused", other.api().name()),
+    }
+}
+
+/// Forwards one ApiVersions request and its answer, each checked and counted
+/// like any forwarded frame; the answer offers the proxy's SASL versions.
+///
+/// The request need not decode: a client asks at the newest version it knows,
+/// and a broker answers one it does not know with a v0 body.
+async fn forward_api_versions(
+    frame: &Frame,
+    parsed: &RequestFrame,
+    sides: &mut Sides<'_, '_>,
+    proxy: &Proxy,
+) -> Result<(), ProxyError> {
+    let key = ApiKey::ApiVersions.key();
+    let (version, sent) = (parsed.api_version(), parsed.correlation_id());
+    match verify::read_request(parsed) {
+        Ok(decoded) => check_request(frame, &decoded, proxy),
+        Err(why) => {
+            debug!(
+                version,
+                "ApiVersions request does not decode (forwarded as is): {why}"
+            );
+            count_undecodable(proxy, key, ApiCounts::request(frame.len()));
+        }
+    }
+    let timeout = proxy.limits.request_timeout;
+    // A client slow to log in may outlast the proxy's session, and a broker
+    // closes a connection whose session has ended at its next request.
+    if let Some(session) = sides.session.as_deref_mut() {
+        session
+            .renew_if_due(sides.upstream, sides.to_upstream, timeout)
+            .await?;
+    }
+    io::write_frame(sides.to_upstream, frame).await?;
+    let answer = tokio::time::timeout(timeout, io::next_frame(sides.upstream, "upstream"))
+        .await
+        .map_err(|_| ProxyError::UpstreamTimeout {
+            api: api_name(key),
+            correlation_id: sent,
+            timeout,
+        })??
+        .ok_or(ProxyError::UpstreamClosed)?;
+    let received = frame::response_correlation_id(&answer)?;
+    if received != sent {
+        return Err(ProxyError::UnexpectedResponse { sent, received });
+    }
+    let out = offering_sasl(&answer, version, proxy)?;
+    io::write_frame(sides.to_client, &out).await?;
+    Ok(())
+}
+
+/// The ApiVersions answer `frame`, checked and counted, with the SASL APIs the
+/// proxy answers in place of the broker's; as it came if it does not read, or
+/// does not re-encode to itself, or is an error (the v0 fallback).
+fn offering_sasl(frame: &Bytes, version: i16, proxy: &Proxy) -> Result<Bytes, ProxyError> {
+    let key = ApiKey::ApiVersions.key();
+    let mut counts = ApiCounts::response(frame.len());
+    let mut decoded = match verify::read_response(frame, key, version) {
+        Ok(decoded) => decoded,
+        Err(why) => {
+            warn!(
+                version,
+                "ApiVersions response does not decode (forwarded as is): {why}"
+            );
+            log_hex(frame, None);
+            count_undecodable(proxy, key, counts);
+            return Ok(frame.clone());
+        }
+    };
+    let mut out = frame.clone();
+    match verify::check_response(frame, &decoded) {
+        Verdict::Verified { .. } => {
+            if let Response::ApiVersions(answer) = &mut decoded.body {
+                if answer.error_code == 0 && offer_sasl(&mut answer.api_keys) {
+                    out = frame::encode_any_response(
+                        &decoded.header,
+                        &decoded.body,
+                        decoded.version,
+                    )?;
+                    counts.rewrites = 1;
+                }
+            }
+        }
+        Verdict::Mismatch { why, reencoded } => {
+            let id = (
+                "response",
+                api_name(key),
+                version,
+                decoded.header.correlation_id,
+            );
+            mismatch(id, frame, &why, reencoded.as_ref(), &mut counts);
+            warn!("SASL versions not offered: the re-encoding is not trusted");
+        }
+    }
+    proxy.stats.count(key, |total| total.add(&counts));
+    Ok(out)
+}
+
+/// Puts the proxy's SaslHandshake and SaslAuthenticate versions in `apis` in
+/// place of the broker's, keeping the list in key order; whether that changed
+/// anything.
+fn offer_sasl(apis: &mut Vec<ApiVersion>) -> bool {
+    let before = apis.clone();
+    for api in [ApiKey::SaslHandshake, ApiKey::SaslAuthenticate] {
+        apis.retain(|entry| entry.api_key != api.key());
+        let Some((min, max)) = api.stable_versions() else {
+            continue;
+        };
+        apis.push(
+            ApiVersion::default()
+                .with_api_key(api.key())
+                .with_min_version(min)
+                .with_max_version(max),
+        );
+    }
+    apis.sort_by_key(|entry| entry.api_key);
+    *apis != before
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(key: i16, min: i16, max: i16) -> ApiVersion {
+        ApiVersion::default()
+            .with_api_key(key)
+            .with_min_version(min)
+            .with_max_version(max)
+    }
+
+    #[test]
+    fn the_proxys_sasl_versions_replace_the_brokers() {
+        let sasl = |api: ApiKey| {
+            let (min, max) = api.stable_versions().unwrap();
+            entry(api.key(), min, max)
+        };
+        // A PLAINTEXT broker offering no SASL at all.
+        let mut apis = vec![entry(0, 3, 11), entry(3, 0, 12), entry(18, 0, 4)];
+        assert!(offer_sasl(&mut apis));
+        assert_eq!(
+            apis,
+            [
+                entry(0, 3, 11),
+                entry(3, 0, 12),
+                sasl(ApiKey::SaslHandshake),
+                entry(18, 0, 4),
+                sasl(ApiKey::SaslAuthenticate)
+            ]
+        );
+        // Already the proxy's: nothing to rewrite.
+        assert!(!offer_sasl(&mut apis));
+        // Other versions of the broker's own.
+        let mut apis = vec![entry(17, 0, 0), entry(36, 0, 0)];
+        assert!(offer_sasl(&mut apis));
+        assert_eq!(
+            apis,
+            [sasl(ApiKey::SaslHandshake), sasl(ApiKey::SaslAuthenticate)]
+        );
+    }
+}
