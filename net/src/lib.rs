@@ -9,7 +9,7 @@
 //!   to its request, pipelining included;
 //! - [`negotiation`]: the highest version both sides support, per API, with
 //!   Kafka's ApiVersions fallback, and a server's answer;
-//! - `sasl` (feature `sasl`): PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for clients
+//! - `sasl` (feature `sasl`): PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER for clients
 //!   and servers, and a server's gate in Kafka's framing;
 //! - `tls` (feature `tls`): TLS clients and servers over tokio streams, for
 //!   Kafka's SSL and SASL_SSL listeners, certificates always verified.
