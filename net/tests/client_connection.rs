@@ -230,3 +230,36 @@ async fn logs_in_again_before_the_session_ends() {
         logins.load(Ordering::SeqCst)
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_strict_connection_refuses_to_drop_a_topic_name_at_produce_v13() {
+    use kwire_messages::api::produce::TopicProduceData;
+    use kwire_messages::api::ProduceRequest;
+
+    let named = || {
+        ProduceRequest::default()
+            .with_topic_data(vec![TopicProduceData::default().with_name("seats".into())])
+    };
+    let connection = connect(Broker::default(), ConnectOptions::new())
+        .await
+        .unwrap();
+    let error = connection.send_at(named(), 13).await.unwrap_err();
+    assert!(
+        matches!(
+            error,
+            ClientError::WouldDrop {
+                message: "ProduceRequest",
+                version: 13
+            }
+        ),
+        "{error:?}"
+    );
+    // Nothing was sent: the connection still answers.
+    assert_eq!(connection.send(heartbeat(1)).await.unwrap().error_code, 1);
+    // Not strict: sent as Kafka's rules have it, the name dropped (the broker
+    // played here does not serve Produce, so its end is a closed connection).
+    let lenient = ConnectOptions::new().with_strict_encoding(false);
+    let connection = connect(Broker::default(), lenient).await.unwrap();
+    let sent = connection.send_at(named(), 13).await.unwrap_err();
+    assert!(!matches!(sent, ClientError::WouldDrop { .. }), "{sent:?}");
+}

@@ -146,8 +146,8 @@ impl Connection {
     ///
     /// Fails with [`ClientError::Negotiation`] naming the API when there is no
     /// such version, and, when the connection is strict (the default), with
-    /// [`ClientError::Encode`] naming the field when a value it holds would be
-    /// dropped at that version.
+    /// [`ClientError::WouldDrop`] naming the message and version when a value it
+    /// holds would be dropped at that version.
     pub async fn send<R>(&self, request: R) -> Result<R::Response, ClientError>
     where
         R: ApiRequest + Into<Request>,
