@@ -5,7 +5,7 @@
 //! exchange again before it ends.
 //!
 //! [`Exchange`] is the sequence, sans-IO: it gives each request and reads each
-//! response. Two drivers move the frames: [`log_in`] on a fresh connection,
+//! response. Two drivers move the frames: [`Session::open`] on a fresh connection,
 //! before anything of the client's is forwarded, and the re-login in
 //! `connection.rs`, between the client's requests, whose answers the response
 //! side hands back rather than forwarding.
