@@ -20,7 +20,6 @@ use kwire_messages::api::produce::{PartitionProduceData, TopicProduceData};
 use kwire_messages::api::{CreateTopicsRequest, FetchRequest, ProduceRequest};
 use kwire_messages::{ApiKey, ErrorCode};
 use kwire_net::client::{ClientError, ConnectOptions, Connection, Login};
-use kwire_net::sasl::{Mechanism, ScramHash};
 use kwire_net::tls::TlsClient;
 
 /// The command line.
@@ -42,7 +41,13 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         match flag.as_str() {
             "--ca" => ca = Some(value),
             "--server-name" => server_name = Some(value),
-            "--login" => login = Some(parse_login(&value)?),
+            "--login" => {
+                login = Some(
+                    value
+                        .parse::<Login>()
+                        .map_err(|e| format!("--login: {e}"))?,
+                )
+            }
             "--topic" => topic = value,
             "--count" => count = value.parse().map_err(|_| format!("--count {value}"))?,
             _ => return Err(format!("unknown option {flag}")),
@@ -66,24 +71,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         topic,
         count,
     })
-}
-
-/// `MECHANISM:USER:PASSWORD`.
-fn parse_login(text: &str) -> Result<Login, String> {
-    let mut parts = text.splitn(3, ':');
-    let (Some(mechanism), Some(user), Some(password)) = (parts.next(), parts.next(), parts.next())
-    else {
-        return Err(format!("--login {text:?} is not MECHANISM:USER:PASSWORD"));
-    };
-    match Mechanism::from_name(mechanism) {
-        Some(Mechanism::Plain) => Ok(Login::plain(user, password)),
-        Some(Mechanism::Scram(hash)) => Ok(Login::scram(hash, user, password)),
-        _ => Err(format!(
-            "--login: {mechanism} is not PLAIN, {} or {}",
-            ScramHash::Sha256.mechanism_name(),
-            ScramHash::Sha512.mechanism_name()
-        )),
-    }
 }
 
 #[tokio::main(flavor = "current_thread")]

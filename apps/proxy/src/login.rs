@@ -14,17 +14,16 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use kwire::KafkaString;
-use kwire_messages::api::{ApiVersionsRequest, SaslAuthenticateRequest, SaslHandshakeRequest};
-use kwire_messages::{frame, ApiKey, ErrorCode, Request, RequestHeader, Response};
+use kwire_messages::api::ApiVersionsRequest;
+use kwire_messages::{frame, ApiKey, Request, RequestHeader, Response};
 use kwire_net::negotiation::{first_api_versions_version, next_step, NextStep};
-use kwire_net::sasl::{ClientStep, SaslClient};
+use kwire_net::sasl::{ClientLogin, Login, LoginError, LoginStep, LoginVersions};
 use kwire_net::server::FrameReader;
 use tokio::time::Instant;
 use tracing::debug;
 
 use crate::error::ProxyError;
 use crate::io::{self, Reader, Writer};
-use crate::security::UpstreamLogin;
 use crate::verify;
 
 /// The client id of the proxy's own requests.
@@ -34,8 +33,7 @@ const CLIENT_ID: &str = "kwire-proxy";
 /// session lasts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoggedIn {
-    handshake_version: i16,
-    authenticate_version: i16,
+    versions: LoginVersions,
     /// How long the broker keeps the session, if it limits it.
     pub session_lifetime: Option<Duration>,
 }
@@ -50,13 +48,11 @@ pub enum Step {
     Done(LoggedIn),
 }
 
-/// One login's requests and responses, sans-IO.
+/// One login's requests and responses, sans-IO: ApiVersions first on a fresh
+/// connection, then kwire-net's [`ClientLogin`].
 #[derive(Debug)]
 pub struct Exchange {
-    mechanism: &'static str,
-    /// Who logs in, for error messages.
-    username: String,
-    client: SaslClient,
+    login: Login,
     state: State,
 }
 
@@ -64,119 +60,87 @@ pub struct Exchange {
 enum State {
     /// ApiVersions sent at this version.
     ApiVersions(i16),
-    /// SaslHandshake sent.
-    Handshake(LoggedIn),
-    /// SaslAuthenticate sent.
-    Authenticate(LoggedIn),
+    /// SaslHandshake or SaslAuthenticate sent.
+    Sasl(ClientLogin),
 }
 
 impl Exchange {
     /// A first login: starts with ApiVersions.
-    pub fn log_in(login: &UpstreamLogin) -> Result<(Exchange, Step), ProxyError> {
+    pub fn log_in(login: &Login) -> (Exchange, Step) {
         let version = first_api_versions_version();
         let exchange = Exchange {
-            mechanism: login.mechanism().name(),
-            username: login.username().to_owned(),
-            client: login.client()?,
+            login: login.clone(),
             state: State::ApiVersions(version),
         };
-        Ok((exchange, Step::Send(api_versions(version), version)))
+        (exchange, Step::Send(api_versions(version), version))
     }
 
     /// A login again on a connection logged in before (at `versions`): starts
     /// with SaslHandshake.
-    pub fn log_in_again(
-        login: &UpstreamLogin,
-        versions: LoggedIn,
-    ) -> Result<(Exchange, Step), ProxyError> {
+    pub fn log_in_again(login: &Login, versions: LoggedIn) -> Result<(Exchange, Step), ProxyError> {
         let mut exchange = Exchange {
-            mechanism: login.mechanism().name(),
-            username: login.username().to_owned(),
-            client: login.client()?,
-            state: State::Handshake(versions),
+            login: login.clone(),
+            state: State::ApiVersions(first_api_versions_version()),
         };
-        let step = exchange.handshake(versions);
+        let step = exchange.start(versions.versions)?;
         Ok((exchange, step))
     }
 
-    fn handshake(&mut self, versions: LoggedIn) -> Step {
-        self.state = State::Handshake(versions);
-        let request = SaslHandshakeRequest::default().with_mechanism(self.mechanism.into());
-        Step::Send(Box::new(request.into()), versions.handshake_version)
+    fn start(&mut self, versions: LoginVersions) -> Result<Step, ProxyError> {
+        let (client, step) =
+            ClientLogin::start(&self.login, versions).map_err(|e| self.failed(e))?;
+        self.state = State::Sasl(client);
+        Ok(self.step(step, versions))
+    }
+
+    fn step(&self, step: LoginStep, versions: LoginVersions) -> Step {
+        match step {
+            LoginStep::Send(request, version) => Step::Send(request, version),
+            LoginStep::Done { session_lifetime } => Step::Done(LoggedIn {
+                versions,
+                session_lifetime,
+            }),
+        }
     }
 
     /// Reads the response to the request last given.
     pub fn on_response(&mut self, response: Response) -> Result<Step, ProxyError> {
-        match self.state {
+        match &mut self.state {
             State::ApiVersions(sent) => {
                 let Response::ApiVersions(answer) = response else {
-                    return Err(unexpected("ApiVersions", &response));
+                    return Err(ProxyError::UpstreamLogin(format!(
+                        "a {} response where ApiVersions was awaited",
+                        response.api().name()
+                    )));
                 };
-                let negotiated = match next_step(sent, &answer)? {
+                match next_step(*sent, &answer)? {
                     NextStep::RetryAt(version) => {
-                        self.state = State::ApiVersions(version);
-                        return Ok(Step::Send(api_versions(version), version));
+                        *sent = version;
+                        Ok(Step::Send(api_versions(version), version))
                     }
-                    NextStep::Done(negotiated) => negotiated,
-                };
-                let handshake_version = negotiated.version(ApiKey::SaslHandshake)?;
-                if handshake_version < 1 {
-                    // v0 sends the tokens bare, outside Kafka's framing; every
-                    // broker since Kafka 1.0 speaks v1.
-                    return Err(ProxyError::UpstreamLogin(
-                        "the broker offers only SaslHandshake v0 (bare tokens); the proxy logs \
-                         in with v1"
-                            .into(),
-                    ));
-                }
-                let authenticate_version = negotiated.version(ApiKey::SaslAuthenticate)?;
-                Ok(self.handshake(LoggedIn {
-                    handshake_version,
-                    authenticate_version,
-                    session_lifetime: None,
-                }))
-            }
-            State::Handshake(versions) => {
-                let Response::SaslHandshake(answer) = response else {
-                    return Err(unexpected("SaslHandshake", &response));
-                };
-                if let Err(code) = ErrorCode::check(answer.error_code) {
-                    let offered: Vec<&str> = answer.mechanisms.iter().map(|m| m.as_str()).collect();
-                    return Err(ProxyError::UpstreamLogin(format!(
-                        "SaslHandshake {}: {code}; the broker offers {}",
-                        self.mechanism,
-                        offered.join(", ")
-                    )));
-                }
-                self.state = State::Authenticate(versions);
-                Ok(authenticate(self.client.start()?, versions))
-            }
-            State::Authenticate(versions) => {
-                let Response::SaslAuthenticate(answer) = response else {
-                    return Err(unexpected("SaslAuthenticate", &response));
-                };
-                if let Err(code) = ErrorCode::check(answer.error_code) {
-                    let message = answer
-                        .error_message
-                        .map_or_else(|| code.message().to_owned(), |m| m.as_str().to_owned());
-                    return Err(ProxyError::UpstreamLogin(format!(
-                        "{} as {}: {code}: {message}",
-                        self.mechanism, self.username
-                    )));
-                }
-                match self.client.step(&answer.auth_bytes)? {
-                    ClientStep::Send(token) => Ok(authenticate(token, versions)),
-                    ClientStep::Done => {
-                        let lifetime = u64::try_from(answer.session_lifetime_ms).unwrap_or(0);
-                        Ok(Step::Done(LoggedIn {
-                            session_lifetime: (lifetime > 0)
-                                .then(|| Duration::from_millis(lifetime)),
-                            ..versions
-                        }))
+                    NextStep::Done(negotiated) => {
+                        let versions =
+                            LoginVersions::negotiated(&negotiated).map_err(|e| self.failed(e))?;
+                        self.start(versions)
                     }
+                }
+            }
+            State::Sasl(client) => {
+                let versions = client.versions();
+                match client.on_response(response) {
+                    Ok(step) => Ok(self.step(step, versions)),
+                    Err(error) => Err(self.failed(error)),
                 }
             }
         }
+    }
+
+    fn failed(&self, error: LoginError) -> ProxyError {
+        let user = self.login.username().unwrap_or("a token");
+        ProxyError::UpstreamLogin(format!(
+            "{} as {user}: {error}",
+            self.login.mechanism_name()
+        ))
     }
 }
 
@@ -189,18 +153,6 @@ fn api_versions(version: i16) -> Box<Request> {
             .with_client_software_version(env!("CARGO_PKG_VERSION").into());
     }
     Box::new(request.into())
-}
-
-fn authenticate(token: Vec<u8>, versions: LoggedIn) -> Step {
-    let request = SaslAuthenticateRequest::default().with_auth_bytes(Bytes::from(token));
-    Step::Send(Box::new(request.into()), versions.authenticate_version)
-}
-
-fn unexpected(awaited: &str, got: &Response) -> ProxyError {
-    ProxyError::UpstreamLogin(format!(
-        "a {} response where {awaited} was awaited",
-        got.api().name()
-    ))
 }
 
 /// Correlation ids for the proxy's own requests: negative, so that they are
@@ -250,7 +202,7 @@ pub fn read(frame: &Bytes, api: ApiKey, version: i16, id: i32) -> Result<Respons
 #[derive(Debug)]
 pub struct Session<'a> {
     /// The credentials.
-    pub login: &'a UpstreamLogin,
+    pub login: &'a Login,
     /// What the last login settled.
     pub logged_in: LoggedIn,
     /// When to log in again; `None`: the session does not end.
@@ -263,10 +215,10 @@ impl<'a> Session<'a> {
     pub async fn open(
         frames: &mut FrameReader<Reader>,
         to: &mut Writer,
-        login: &'a UpstreamLogin,
+        login: &'a Login,
         timeout: Duration,
     ) -> Result<Session<'a>, ProxyError> {
-        let (exchange, step) = Exchange::log_in(login)?;
+        let (exchange, step) = Exchange::log_in(login);
         let logged_in = drive(frames, to, exchange, step, timeout).await?;
         Ok(Session {
             login,
@@ -352,7 +304,7 @@ mod tests {
     use super::*;
     use crate::security::SecurityOptions;
 
-    fn login(text: &str) -> UpstreamLogin {
+    fn login(text: &str) -> Login {
         let mut options = SecurityOptions::default();
         options.take("--sasl-user", "a:b", "a:b".into()).unwrap();
         options.take("--upstream-sasl", text, text.into()).unwrap();
@@ -405,14 +357,14 @@ mod tests {
             let login = login(text);
             let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
                 .with_session_lifetime(Duration::from_secs(60));
-            let (exchange, step) = Exchange::log_in(&login).unwrap();
+            let (exchange, step) = Exchange::log_in(&login);
             let logged_in = against_gate(exchange, step, &mut gate, &users).unwrap();
             assert_eq!(
                 logged_in.session_lifetime,
                 Some(Duration::from_secs(60)),
                 "{text}"
             );
-            assert!(logged_in.handshake_version >= 1);
+            assert!(logged_in.versions.handshake >= 1);
             assert_eq!(gate.principal(), Some("proxy"));
             let (exchange, step) = Exchange::log_in_again(&login, logged_in).unwrap();
             assert!(
@@ -426,12 +378,12 @@ mod tests {
     fn a_wrong_password_or_mechanism_is_a_login_error() {
         let users = Users::new().with_user("proxy", "secret").unwrap();
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
-        let (exchange, step) = Exchange::log_in(&login("SCRAM-SHA-512:proxy:guess")).unwrap();
+        let (exchange, step) = Exchange::log_in(&login("SCRAM-SHA-512:proxy:guess"));
         let error = against_gate(exchange, step, &mut gate, &users).unwrap_err();
         assert!(matches!(error, ProxyError::UpstreamLogin(_)), "{error:?}");
 
         let mut gate = ServerAuthenticator::new(vec![Mechanism::Plain]);
-        let (exchange, step) = Exchange::log_in(&login("SCRAM-SHA-256:proxy:secret")).unwrap();
+        let (exchange, step) = Exchange::log_in(&login("SCRAM-SHA-256:proxy:secret"));
         let error = against_gate(exchange, step, &mut gate, &users).unwrap_err();
         let text = error.to_string();
         assert!(text.contains("the broker offers PLAIN"), "{text}");

@@ -10,11 +10,10 @@
 //! Without `--sasl-user` the proxy authenticates nobody: the clients' SASL goes
 //! through to the broker as it came (`passthrough.rs`).
 
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use kwire_net::sasl::{Mechanism, SaslClient, SaslError, ScramHash, ServerAuthenticator, Users};
+use kwire_net::sasl::{Login, Mechanism, ScramHash, ServerAuthenticator, Users};
 use kwire_net::tls::{TlsClient, TlsServer};
 use tracing::warn;
 
@@ -30,8 +29,10 @@ pub struct Security {
     pub client_sasl: Option<ClientSasl>,
     /// TLS to every upstream broker.
     pub upstream_tls: Option<UpstreamTls>,
-    /// The proxy's own login to every upstream broker.
-    pub upstream_login: Option<UpstreamLogin>,
+    /// The proxy's own login to every upstream broker (`--upstream-sasl
+    /// MECHANISM:NAME:PASSWORD`: PLAIN or SCRAM; OAUTHBEARER would need a token
+    /// provider, which the proxy has not).
+    pub upstream_login: Option<Login>,
 }
 
 /// Who may log in to the proxy, and how.
@@ -68,79 +69,6 @@ impl UpstreamTls {
     }
 }
 
-/// The proxy's credentials upstream: `--upstream-sasl MECHANISM:NAME:PASSWORD`.
-pub struct UpstreamLogin {
-    mechanism: Mechanism,
-    username: String,
-    password: String,
-}
-
-impl fmt::Debug for UpstreamLogin {
-    // The password stays out of logs.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("UpstreamLogin")
-            .field("mechanism", &self.mechanism)
-            .field("username", &self.username)
-            .finish_non_exhaustive()
-    }
-}
-
-impl UpstreamLogin {
-    /// Reads `MECHANISM:NAME:PASSWORD` (the password may hold colons; the name
-    /// may not).
-    fn parse(text: &str) -> Result<Self, ProxyError> {
-        let bad = |why: &str| ProxyError::Usage(format!("--upstream-sasl: {why}"));
-        let mut parts = text.splitn(3, ':');
-        let (Some(mechanism), Some(username), Some(password)) =
-            (parts.next(), parts.next(), parts.next())
-        else {
-            return Err(bad("not MECHANISM:NAME:PASSWORD"));
-        };
-        if username.is_empty() || password.is_empty() {
-            return Err(bad("not MECHANISM:NAME:PASSWORD"));
-        }
-        let mechanism = match Mechanism::from_name(mechanism) {
-            Some(Mechanism::OAuthBearer) => {
-                return Err(bad(
-                    "OAUTHBEARER needs a token provider, which the proxy has not",
-                ))
-            }
-            Some(mechanism) => mechanism,
-            None => {
-                return Err(bad(&format!(
-                    "{mechanism} is not one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512"
-                )))
-            }
-        };
-        Ok(UpstreamLogin {
-            mechanism,
-            username: username.to_owned(),
-            password: password.to_owned(),
-        })
-    }
-
-    /// The mechanism, as SaslHandshake names it.
-    pub fn mechanism(&self) -> Mechanism {
-        self.mechanism
-    }
-
-    /// The user the proxy logs in as.
-    pub fn username(&self) -> &str {
-        &self.username
-    }
-
-    /// A fresh exchange: each login and re-login needs its own nonce.
-    pub fn client(&self) -> Result<SaslClient, SaslError> {
-        match self.mechanism {
-            Mechanism::Scram(hash) => SaslClient::scram(hash, &self.username, &self.password),
-            // Refused by `parse`; PLAIN is what is left.
-            Mechanism::Plain | Mechanism::OAuthBearer => {
-                SaslClient::plain(&self.username, &self.password)
-            }
-        }
-    }
-}
-
 /// The security options as given, before they are checked together and their
 /// files read.
 #[derive(Debug, Default)]
@@ -151,7 +79,7 @@ pub struct SecurityOptions {
     mechanisms: Option<Vec<Mechanism>>,
     upstream_ca: Option<PathBuf>,
     upstream_server_name: Option<String>,
-    upstream_login: Option<UpstreamLogin>,
+    upstream_login: Option<Login>,
 }
 
 /// The mechanisms a client may be offered: OAUTHBEARER would need a token
@@ -199,7 +127,9 @@ impl SecurityOptions {
                 }
                 self.upstream_server_name = Some(text.to_owned());
             }
-            "--upstream-sasl" => self.upstream_login = Some(UpstreamLogin::parse(text)?),
+            "--upstream-sasl" => {
+                self.upstream_login = Some(text.parse().map_err(|e| usage(format!("{e}")))?)
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -264,7 +194,7 @@ impl SecurityOptions {
             None => None,
         };
         if let Some(login) = &self.upstream_login {
-            if login.mechanism == Mechanism::Plain && upstream_tls.is_none() {
+            if login.mechanism() == Mechanism::Plain && upstream_tls.is_none() {
                 warn!("--upstream-sasl PLAIN without --upstream-tls-ca: the password travels in clear");
             }
         }
@@ -295,10 +225,12 @@ mod tests {
 
     #[test]
     fn upstream_credentials_are_read_whole() {
-        let login = UpstreamLogin::parse("SCRAM-SHA-512:proxy:pass:with:colons").unwrap();
-        assert_eq!(login.mechanism(), Mechanism::Scram(ScramHash::Sha512));
-        assert_eq!(login.username(), "proxy");
-        assert_eq!(login.password, "pass:with:colons");
+        let mut options = SecurityOptions::default();
+        let text = "SCRAM-SHA-512:proxy:pass:with:colons";
+        assert!(options.take("--upstream-sasl", text, text.into()).unwrap());
+        let login = options.upstream_login.unwrap();
+        assert_eq!(login.mechanism_name(), "SCRAM-SHA-512");
+        assert_eq!(login.username(), Some("proxy"));
         assert!(!format!("{login:?}").contains("pass"));
         for bad in [
             "SCRAM-SHA-512:proxy",
@@ -307,7 +239,11 @@ mod tests {
             "GSSAPI:proxy:pw",
             "OAUTHBEARER:proxy:pw",
         ] {
-            assert!(UpstreamLogin::parse(bad).is_err(), "{bad}");
+            let refused = SecurityOptions::default().take("--upstream-sasl", bad, bad.into());
+            assert!(
+                matches!(&refused, Err(ProxyError::Usage(text)) if text.starts_with("--upstream-sasl: ")),
+                "{bad}: {refused:?}"
+            );
         }
     }
 

@@ -9,7 +9,7 @@ use kwire::{EncodeError, WrongMessage};
 use kwire_messages::{ApiKey, ErrorCode, Response};
 
 use crate::negotiation::NegotiationError;
-use crate::sasl::SaslError;
+use crate::sasl::{LoginError, SaslError};
 use crate::session::SessionError;
 use crate::FrameIoError;
 
@@ -93,6 +93,10 @@ pub enum ClientError {
         /// The broker's message, or the mechanisms it enabled.
         message: String,
     },
+    /// The broker's answers during the login were not the ones the login
+    /// awaits.
+    #[error("logging in failed: {0}")]
+    Login(LoginError),
     /// A Kafka error code, from a response (see [`ErrorCode::check`]).
     #[error("the broker answered {0}")]
     Kafka(#[from] ErrorCode),
@@ -104,5 +108,23 @@ pub enum ClientError {
 impl From<WrongMessage<Response>> for ClientError {
     fn from(wrong: WrongMessage<Response>) -> Self {
         ClientError::WrongResponse(Box::new(wrong))
+    }
+}
+
+/// A refusal is [`ClientError::Authentication`], as the broker's other refusals;
+/// a login the broker's versions rule out is [`ClientError::Authentication`]
+/// with UNSUPPORTED_VERSION (v0 handshakes) or [`ClientError::Negotiation`].
+impl From<LoginError> for ClientError {
+    fn from(error: LoginError) -> Self {
+        match error {
+            LoginError::Refused { code, message } => ClientError::Authentication { code, message },
+            LoginError::HandshakeV0Only => ClientError::Authentication {
+                code: ErrorCode::UnsupportedVersion,
+                message: LoginError::HandshakeV0Only.to_string(),
+            },
+            LoginError::Negotiation(error) => ClientError::Negotiation(error),
+            LoginError::Sasl(error) => ClientError::Sasl(error),
+            other => ClientError::Login(other),
+        }
     }
 }

@@ -44,7 +44,10 @@ mod options;
 mod strict;
 mod transport;
 
+/// The credentials, [`kwire_net::sasl::Login`](crate::sasl::Login), named here too:
+/// [`ConnectOptions::with_login`] takes them.
+pub use crate::sasl::Login;
 pub use connection::Connection;
 pub use error::ClientError;
-pub use options::{ConnectOptions, Login};
+pub use options::ConnectOptions;
 pub use transport::Transport;

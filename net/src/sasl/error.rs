@@ -82,6 +82,10 @@ pub enum SaslError {
     /// token to give.
     #[error("no OAUTHBEARER token: {0}")]
     NoToken(String),
+    /// Credentials given as text ([`Login`](super::Login)'s `FromStr`) that do
+    /// not read.
+    #[error("bad login: {0}")]
+    BadLogin(&'static str),
 }
 
 impl SaslError {

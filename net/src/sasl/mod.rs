@@ -9,6 +9,9 @@
 //! a server, [`ServerAuthenticator`] is the gate in Kafka's framing: what a
 //! connection may send before it authenticates, the SaslHandshake and
 //! SaslAuthenticate answers, raw v0 tokens, sessions and re-authentication.
+//! On a client, [`ClientLogin`] is its counterpart: the SaslHandshake and
+//! SaslAuthenticate requests a [`Login`] (the credentials) makes, each answer
+//! read, and the session's lifetime at the end.
 //!
 //! A SCRAM client in a few lines, the server played by this crate too:
 //!
@@ -50,7 +53,9 @@
 
 mod broker_side;
 mod client;
+mod client_side;
 mod error;
+mod login;
 mod mechanism;
 pub mod oauthbearer;
 pub mod plain;
@@ -59,7 +64,9 @@ mod server;
 
 pub use broker_side::{Gate, RawGate, ServerAuthenticator};
 pub use client::{ClientStep, SaslClient};
+pub use client_side::{ClientLogin, LoginError, LoginStep, LoginVersions};
 pub use error::SaslError;
+pub use login::Login;
 pub use mechanism::Mechanism;
 pub use oauthbearer::unsecured::{UnsecuredTokenBuilder, UnsecuredValidator};
 pub use oauthbearer::{
