@@ -153,6 +153,13 @@ pub trait MessageEnum: Sized {
         self.with_message(Encode(version))
     }
 
+    /// Succeeds when the message held would encode at `version` without losing a
+    /// value it holds, and fails as [`Message::check_strict`] does, naming the
+    /// field: a client checks a request so before framing it.
+    fn check_strict(&self, version: i16) -> Result<(), EncodeError> {
+        self.with_message(CheckStrict(version))
+    }
+
     /// The exact size [`encode`](MessageEnum::encode) would write at `version`.
     fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {
         self.with_message(EncodedSize(version))
@@ -292,6 +299,15 @@ impl WithMessage for Encode {
     type Output = Result<Bytes, EncodeError>;
     fn call<M: Message>(self, message: &M) -> Self::Output {
         message.encode(self.0)
+    }
+}
+
+struct CheckStrict(i16);
+
+impl WithMessage for CheckStrict {
+    type Output = Result<(), EncodeError>;
+    fn call<M: Message>(self, message: &M) -> Self::Output {
+        message.check_strict(self.0)
     }
 }
 

@@ -108,6 +108,15 @@ fn cx_for(schema: &'static MessageSchema, version: i16) -> Result<Cx, EncodeErro
     Ok(Cx::new(version, schema.is_flexible(version)))
 }
 
+/// Strict encoding's pass over `message` at `cx`: fails where a normal encode
+/// would silently drop a value that was set.
+#[inline]
+pub(crate) fn check_lossless<M: Message>(message: &M, cx: Cx) -> Result<(), EncodeError> {
+    message
+        .check_lossless(cx)
+        .map_err(|e| e.within(M::SCHEMA.name))
+}
+
 /// Sizes `message`, recording into `sizes`.
 #[inline]
 pub(crate) fn size_of<M: Message>(

@@ -11,13 +11,19 @@
 //!   refused (as Kafka's generated code refuses it);
 //! - null is refused in versions where the field is not nullable ([`presence`]
 //!   too);
-//! - strings and bytes follow the field's own flexible versions when it has some.
+//! - strings and bytes follow the field's own flexible versions when it has some;
+//! - strict encoding, a pass of its own before sizing, refuses an ignorable field's
+//!   non-default value at a version that lacks the field, at any depth
+//!   ([`presence::drops_value`]); its own pass, so that sizing and writing stay
+//!   exactly what a normal encode runs.
 //!
 //! Generated code names a field's type only as `<T as FieldRules>`, never through
 //! generic functions: a type that is not a Kafka type then fails one bound, the same
 //! at every use, and rustc reports it once, with [`Wire`]'s message.
 
 pub(crate) mod presence;
+#[cfg(test)]
+mod strict_tests;
 
 use bytes::BufMut;
 
@@ -69,6 +75,22 @@ pub trait FieldRules: Sized {
         sizes: &mut Sizes,
         is_default: impl FnOnce(&Self) -> bool,
     ) -> Result<usize, EncodeError>;
+
+    /// Strict encoding's pass over an ignorable field: fails when this version
+    /// lacks the field and its value is not the default (which Kafka's rule drops),
+    /// and looks inside a value the version has. A plain function for the default,
+    /// not a closure: strict encoding is not the hot path, and one copy per type
+    /// is cheaper to compile than one per field.
+    fn strict_ignorable(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        is_default: fn(&Self) -> bool,
+    ) -> Result<(), EncodeError>;
+
+    /// Strict encoding's pass over a field that is not ignorable: looks inside a
+    /// value the version has. A value the version lacks is sizing's to refuse.
+    fn strict_nested(&self, field: &'static FieldSchema, cx: Cx) -> Result<(), EncodeError>;
 
     /// Writes a field of the body when this version has it there.
     fn write_field<B: BufMut>(
@@ -168,6 +190,28 @@ impl<T: Wire> FieldRules for T {
     }
 
     #[inline(always)]
+    fn strict_ignorable(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        is_default: fn(&Self) -> bool,
+    ) -> Result<(), EncodeError> {
+        if presence::drops_value(field, cx.version, || is_default(self)) {
+            return Err(dropped(field, cx.version));
+        }
+        self.strict_nested(field, cx)
+    }
+
+    #[inline(always)]
+    fn strict_nested(&self, field: &'static FieldSchema, cx: Cx) -> Result<(), EncodeError> {
+        if !field.versions.contains(cx.version) {
+            return Ok(());
+        }
+        self.check_lossless(field.value_cx(cx))
+            .map_err(|e| e.within(field.name))
+    }
+
+    #[inline(always)]
     fn write_field<B: BufMut>(
         &self,
         buf: &mut B,
@@ -251,6 +295,13 @@ impl<T: Wire> FieldRules for T {
 fn check_null<T: Wire>(value: &T, field: &FieldSchema, cx: Cx) -> Result<(), EncodeError> {
     presence::null_allowed(field, cx.version, value.is_null())
         .map_err(|refusal| refused(refusal, field, cx.version))
+}
+
+/// The strict rule's refusal at `field`.
+#[cold]
+#[inline(never)]
+fn dropped(field: &FieldSchema, version: i16) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::IgnorableFieldDropped { version }).within(field.name)
 }
 
 /// Kafka's refusal as the binary codec's error, at `field`.

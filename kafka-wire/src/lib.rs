@@ -80,6 +80,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+// The derives name the runtime `::kwire`: so it is named here too, for the unit
+// tests that derive their own messages.
+#[cfg(test)]
+extern crate self as kwire;
+
 mod attribute_types;
 pub mod dispatch;
 mod encoder;

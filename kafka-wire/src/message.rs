@@ -160,6 +160,126 @@ pub trait Message: Struct {
         encoder::to_bytes(self, size, cx, &mut sizes)
     }
 
+    /// [`encode`](Message::encode), refusing what a normal encode would drop
+    /// silently: an ignorable field, at any depth, holding a non-default value at a
+    /// version that lacks the field. Kafka's rule (and `encode`) drops such a value;
+    /// here it is an [`IgnorableFieldDropped`](crate::EncodeErrorKind::IgnorableFieldDropped)
+    /// error naming the field's path and the version. Everything else is as
+    /// `encode` does it, bytes included. The check is a pass of its own over the
+    /// value before the encode, so that a normal encode pays nothing for it.
+    ///
+    /// ```
+    /// use kwire::{EncodeErrorKind, KafkaString, Message, Uuid};
+    ///
+    /// /// One topic, by name until version 1 and by ID from then on.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Struct)]
+    /// struct Topic {
+    ///     /// The topic's name.
+    ///     #[kafka(versions = "0", ignorable)]
+    ///     name: KafkaString,
+    ///     /// The topic's ID.
+    ///     #[kafka(versions = "1+", ignorable)]
+    ///     topic_id: Uuid,
+    /// }
+    ///
+    /// /// Topics to delete.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(kind = data, versions = "0-1")]
+    /// struct DeleteTopics {
+    ///     /// The topics.
+    ///     #[kafka(versions = "0+")]
+    ///     topics: Vec<Topic>,
+    /// }
+    ///
+    /// // Only the name is set, and version 1 has no name.
+    /// let request = DeleteTopics {
+    ///     topics: vec![Topic::default().with_name("orders".into())],
+    /// };
+    /// // Kafka's rule drops it: the broker is sent the null topic ID.
+    /// assert_eq!(request.encode(1).unwrap().len(), 4 + 16);
+    /// let err = request.encode_strict(1).unwrap_err();
+    /// assert_eq!(err.kind(), &EncodeErrorKind::IgnorableFieldDropped { version: 1 });
+    /// assert_eq!(err.path().to_string(), "DeleteTopics.Topics[0].Name");
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "DeleteTopics.Topics[0].Name: field is set but does not exist in version 1: \
+    ///      it is ignorable, so a non-strict encode would drop its value silently"
+    /// );
+    /// // Version 0 has the name, and the ID holds its default: nothing is lost.
+    /// assert_eq!(request.encode_strict(0).unwrap(), request.encode(0).unwrap());
+    /// ```
+    fn encode_strict(&self, version: i16) -> Result<Bytes, EncodeError> {
+        let cx = encoder::cx_of::<Self>(version)?;
+        encoder::check_lossless(self, cx)?;
+        let mut sizes = Sizes::new();
+        let size = encoder::size_of(self, cx, &mut sizes)?;
+        encoder::to_bytes(self, size, cx, &mut sizes)
+    }
+
+    /// [`encoder`](Message::encoder), refusing what a normal encode would drop
+    /// silently (see [`encode_strict`](Message::encode_strict)): the exact size
+    /// ([`Encoder::len`]) and writing into a buffer ([`Encoder::write_into`]), for
+    /// framing, strictly.
+    ///
+    /// ```
+    /// use kwire::{EncodeErrorKind, Message};
+    ///
+    /// /// A heartbeat.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(kind = data, versions = "0-1")]
+    /// struct Beat {
+    ///     /// Its sequence number.
+    ///     #[kafka(versions = "0+")]
+    ///     sequence: i32,
+    ///     /// Its sender's rack: version 0 only, ignorable.
+    ///     #[kafka(versions = "0", ignorable)]
+    ///     rack: kwire::KafkaString,
+    /// }
+    ///
+    /// let beat = Beat::default().with_sequence(7);
+    /// let mut frame = Vec::new();
+    /// let encoder = beat.encoder_strict(1).unwrap();
+    /// frame.extend_from_slice(&(encoder.len() as i32).to_be_bytes());
+    /// encoder.write_into(&mut frame).unwrap();
+    /// assert_eq!(frame, [0, 0, 0, 4, 0, 0, 0, 7]);
+    /// let err = beat.with_rack("r1".into()).encoder_strict(1).unwrap_err();
+    /// assert_eq!(err.path().to_string(), "Beat.Rack");
+    /// ```
+    fn encoder_strict(&self, version: i16) -> Result<Encoder<'_, Self>, EncodeError> {
+        encoder::check_lossless(self, encoder::cx_of::<Self>(version)?)?;
+        Encoder::new(self, version)
+    }
+
+    /// Succeeds when [`encode_strict`](Message::encode_strict) would succeed at
+    /// `version`, and fails with the error it would give; writes nothing. For code that checks a
+    /// value once and encodes it later or elsewhere; where the value is encoded at
+    /// once, [`encode_strict`](Message::encode_strict) or
+    /// [`encoder_strict`](Message::encoder_strict) check it on the way.
+    ///
+    /// ```
+    /// use kwire::{EncodeErrorKind, Message};
+    ///
+    /// /// A heartbeat.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(kind = data, versions = "0-1")]
+    /// struct Beat {
+    ///     /// Its sender's rack: version 0 only, ignorable.
+    ///     #[kafka(versions = "0", ignorable)]
+    ///     rack: kwire::KafkaString,
+    /// }
+    ///
+    /// let beat = Beat::default().with_rack("r1".into());
+    /// assert!(beat.check_strict(0).is_ok());
+    /// let err = beat.check_strict(1).unwrap_err();
+    /// assert_eq!(err.kind(), &EncodeErrorKind::IgnorableFieldDropped { version: 1 });
+    /// assert!(beat.encode(1).is_ok()); // Kafka's rule drops the rack
+    /// ```
+    fn check_strict(&self, version: i16) -> Result<(), EncodeError> {
+        let cx = encoder::cx_of::<Self>(version)?;
+        encoder::check_lossless(self, cx)?;
+        encoder::size_of(self, cx, &mut Sizes::new()).map(|_| ())
+    }
+
     /// Reads the message at `version` from the reader's position, leaving the reader
     /// after it (for framing: a header, then a body).
     fn read_from(reader: &mut Reader<'_>, version: i16) -> Result<Self, DecodeError> {

@@ -14,7 +14,9 @@ pub use crate::dispatch::{
 };
 pub use crate::field_rules::FieldRules;
 pub use crate::message::{Message, Struct};
-pub use crate::schema::nested::{keeps_unknown_tags_within, tags_within_flexible};
+pub use crate::schema::nested::{
+    keeps_unknown_tags_within, leaves_hold_no_struct, tags_within_flexible,
+};
 pub use crate::schema::{
     FieldSchema, MessageKind, MessageSchema, MinSizes, StructSchema, TypeSchema,
 };

@@ -3,6 +3,7 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::{GenericArgument, PathArguments, Type};
 
 use super::defaults::is_default_fn;
 use crate::model::Container;
@@ -20,6 +21,101 @@ fn tagged_in_order(container: &Container) -> Vec<usize> {
     tagged.into_iter().map(|(_, i)| i).collect()
 }
 
+/// The last path segments of the types that hold no struct: Kafka's scalars,
+/// strings, bytes, records and uuids as the runtime spells them.
+const LEAF_TYPES: &[&str] = &[
+    "bool",
+    "i8",
+    "i16",
+    "u16",
+    "i32",
+    "u32",
+    "i64",
+    "f64",
+    "Uuid",
+    "KafkaString",
+    "String",
+    "Bytes",
+    "Records",
+];
+
+/// True when `ty` is spelled as a type that holds no struct: a leaf type, or a
+/// `Vec`, `SmallVec` or `Option` of one. A guess from the spelling (aliases hide
+/// types from the macro), which only ever leaves out fields that need no strict
+/// pass: `leaves_hold_no_struct` checks the guess when the struct compiles.
+fn spelled_as_leaf(ty: &Type) -> bool {
+    match ty {
+        Type::Paren(inner) => spelled_as_leaf(&inner.elem),
+        Type::Group(inner) => spelled_as_leaf(&inner.elem),
+        Type::Array(array) => spelled_as_leaf(&array.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            match &last.arguments {
+                PathArguments::None => LEAF_TYPES.iter().any(|leaf| last.ident == leaf),
+                PathArguments::AngleBracketed(args)
+                    if ["Vec", "SmallVec", "Option"]
+                        .iter()
+                        .any(|container| last.ident == container) =>
+                {
+                    let mut types = args.args.iter().filter_map(|arg| match arg {
+                        GenericArgument::Type(ty) => Some(ty),
+                        _ => None,
+                    });
+                    matches!((types.next(), types.next()), (Some(ty), None) if spelled_as_leaf(ty))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// `check_lossless`, strict encoding's pass: one runtime call for each field that
+/// can lose a value (the ignorable ones) or hold one that can (nested structs).
+/// Fields of neither kind, most of Kafka's, get no call, so that a struct of them
+/// keeps the trait's provided method and compiles nothing more; the spelling that
+/// tells them apart is checked by a `const` assertion. Returns the method and
+/// the assertion.
+fn strict_pass(container: &Container) -> (TokenStream, TokenStream) {
+    let p = private_path::private();
+    let fields = &container.fields;
+    let mut calls = Vec::new();
+    let mut leaves = Vec::new();
+    for (index, field) in fields.iter().enumerate() {
+        let (ty, ident) = (&field.ty, &field.ident);
+        if field.ignorable {
+            let is_default = is_default_fn(index);
+            calls.push(quote! {
+                <#ty as #p::FieldRules>::strict_ignorable(&self.#ident, &FIELDS[#index], cx, #is_default)?;
+            });
+        } else if spelled_as_leaf(ty) {
+            leaves.push(index);
+        } else {
+            calls.push(quote! {
+                <#ty as #p::FieldRules>::strict_nested(&self.#ident, &FIELDS[#index], cx)?;
+            });
+        }
+    }
+    let method = (!calls.is_empty()).then(|| {
+        quote! {
+            // Inline, so that only programs encoding strictly compile it.
+            #[inline]
+            fn check_lossless(&self, cx: #p::Cx) -> ::core::result::Result<(), #p::EncodeError> {
+                #(#calls)*
+                ::core::result::Result::Ok(())
+            }
+        }
+    });
+    let guard = (!leaves.is_empty()).then(|| {
+        quote! {
+            const _: () = #p::leaves_hold_no_struct(FIELDS, &[#(#leaves),*]);
+        }
+    });
+    (quote!(#method), quote!(#guard))
+}
+
 /// The `Wire` impl.
 pub fn wire_impl(container: &Container) -> TokenStream {
     let ident = &container.ident;
@@ -30,6 +126,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
     let index: Vec<usize> = (0..fields.len()).collect();
     let is_default: Vec<Ident> = index.iter().map(|&i| is_default_fn(i)).collect();
 
+    let (strict, strict_guard) = strict_pass(container);
     let tagged = tagged_in_order(container);
     let known_tags = tagged.len() as u32;
     let t_tys: Vec<_> = tagged.iter().map(|&i| &fields[i].ty).collect();
@@ -99,6 +196,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         impl #p::Wire for #ident {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
 
+            #strict
+
             #[inline]
             fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
                 let mut size = 0usize;
@@ -142,6 +241,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             }
         }
 
+        #strict_guard
+
         // Reached through a `dyn` from the one tagged-section loop in the runtime.
         #[automatically_derived]
         impl #p::ReadTagged for #ident {
@@ -184,6 +285,38 @@ pub fn nullable_impl(ident: &Ident) -> TokenStream {
                 -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
                 #p::read_nullable_struct(reader, cx)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_spellings_of_types_without_structs_are_leaves() {
+        let leaves: [Type; 7] = [
+            syn::parse_quote!(i32),
+            syn::parse_quote!(kwire::KafkaString),
+            syn::parse_quote!(Option<KafkaString>),
+            syn::parse_quote!(Vec<Uuid>),
+            syn::parse_quote!(SmallVec<[i32; 4]>),
+            syn::parse_quote!(Option<Vec<::kwire::Records>>),
+            syn::parse_quote!((bool)),
+        ];
+        for ty in &leaves {
+            assert!(spelled_as_leaf(ty), "{}", quote!(#ty));
+        }
+        let others: [Type; 6] = [
+            syn::parse_quote!(Topic),
+            syn::parse_quote!(Vec<Topic>),
+            syn::parse_quote!(Option<Topic>),
+            syn::parse_quote!(BrokerIds),
+            syn::parse_quote!(Vec<i32, Topic>),
+            syn::parse_quote!(<T as Trait>::KafkaString),
+        ];
+        for ty in &others {
+            assert!(!spelled_as_leaf(ty), "{}", quote!(#ty));
         }
     }
 }

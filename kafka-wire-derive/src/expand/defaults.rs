@@ -136,8 +136,9 @@ pub fn raw_setter_fields(fields: &syn::FieldsNamed) -> Vec<SetterField<'_>> {
         .collect()
 }
 
-/// `with_<field>(self, value) -> Self` for each field, with its field's visibility.
-pub fn setters(ident: &Ident, fields: &[SetterField<'_>]) -> TokenStream {
+/// `with_<field>(self, value) -> Self` for each field, with its field's visibility,
+/// in an impl carrying `doc` (the schema table, where the struct was checked).
+pub fn setters(ident: &Ident, fields: &[SetterField<'_>], doc: Option<&str>) -> TokenStream {
     let setters = fields.iter().map(|field| {
         let field_ident = field.ident;
         let name = field_ident.to_string();
@@ -158,7 +159,9 @@ pub fn setters(ident: &Ident, fields: &[SetterField<'_>]) -> TokenStream {
             }
         }
     });
+    let doc = doc.map(|doc| quote!(#[doc = #doc]));
     quote! {
+        #doc
         impl #ident {
             #(#setters)*
         }

@@ -67,7 +67,7 @@ pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> To
         syn::Data::Struct(syn::DataStruct {
             fields: syn::Fields::Named(named),
             ..
-        }) if input.generics.params.is_empty() => setters(ident, &raw_setter_fields(named)),
+        }) if input.generics.params.is_empty() => setters(ident, &raw_setter_fields(named), None),
         _ => quote!(),
     };
     let span = Span::call_site();

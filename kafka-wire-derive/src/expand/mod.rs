@@ -5,6 +5,7 @@
 
 mod codec;
 mod defaults;
+mod docs;
 mod fallback;
 mod json;
 mod schema;
@@ -23,7 +24,12 @@ pub fn impls(container: &Container, type_checks: TokenStream) -> TokenStream {
     let struct_impl = schema::struct_impl(container);
     let helpers = defaults::helpers(container);
     let default_impl = defaults::default_impl(container);
-    let setters = defaults::setters(&container.ident, &defaults::setter_fields(container));
+    let schema_doc = docs::schema_table(container);
+    let setters = defaults::setters(
+        &container.ident,
+        &defaults::setter_fields(container),
+        Some(&schema_doc),
+    );
     let wire_impl = codec::wire_impl(container);
     let nullable_impl = codec::nullable_impl(ident);
     let json_impl = json::json_impl(container);

@@ -211,6 +211,19 @@ pub enum EncodeErrorKind {
         /// The version being written.
         version: i16,
     },
+    /// Strict encoding only: an ignorable field holding a non-default value is
+    /// missing from this version. Kafka's rule (and [`Message::encode`]) drops the
+    /// value silently; [`Message::encode_strict`] refuses it, so that a value the
+    /// caller set is not lost on the way (a topic name at a version that carries
+    /// only topic IDs, say).
+    ///
+    /// [`Message::encode`]: crate::Message::encode
+    /// [`Message::encode_strict`]: crate::Message::encode_strict
+    #[error("field is set but does not exist in version {version}: it is ignorable, so a non-strict encode would drop its value silently")]
+    IgnorableFieldDropped {
+        /// The version being written.
+        version: i16,
+    },
     /// Null in a version where the field is not nullable.
     #[error("null value, but the field is not nullable in version {version}")]
     NullNotAllowed {

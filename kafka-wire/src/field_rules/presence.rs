@@ -10,6 +10,11 @@
 //!   not be written at the version is not accepted from it either.
 //! - Null only in the versions where the field is nullable.
 //!
+//! Strict encoding ([`Message::encode_strict`](crate::Message::encode_strict)) drops
+//! nothing: an ignorable field's non-default value at a version that lacks the
+//! field is refused rather than dropped ([`drops_value`]). Only the binary codec
+//! offers it; the JSON form follows Kafka's rule.
+//!
 //! What is particular to one form stays there: the binary codec leaves a tagged
 //! field's value to its tagged section (null is checked only when it is written),
 //! and Kafka's JSON reading requires every field the version has.
@@ -44,6 +49,19 @@ pub(crate) fn in_version(
     } else {
         Err(Refusal::NotInVersion)
     }
+}
+
+/// The strict rule: true when writing at `version` would lose the field's value,
+/// because the version lacks the field and the value is not its default
+/// (`holds_default`, asked only then). Kafka's rule drops such a value silently when
+/// the field is ignorable ([`in_version`]); the strict rule refuses it.
+#[inline(always)]
+pub(crate) fn drops_value(
+    field: &FieldSchema,
+    version: i16,
+    holds_default: impl FnOnce() -> bool,
+) -> bool {
+    !field.versions.contains(version) && !holds_default()
 }
 
 /// Refuses a null value (`is_null`) at a `version` in which `field` is not
@@ -83,6 +101,18 @@ mod tests {
         assert_eq!(in_version(&kept, 1, never), Ok(true));
         assert_eq!(in_version(&kept, 0, || true), Ok(false));
         assert_eq!(in_version(&kept, 0, || false), Err(Refusal::NotInVersion));
+        assert_eq!(in_version(&ignorable, 0, || false), Ok(false));
+    }
+
+    #[test]
+    fn strictly_an_ignorable_value_is_refused_where_kafka_drops_it() {
+        let ignorable = field(true);
+        let never =
+            || -> bool { panic!("the default is asked only when the version lacks the field") };
+        assert!(!drops_value(&ignorable, 1, never));
+        assert!(!drops_value(&ignorable, 0, || true));
+        assert!(drops_value(&ignorable, 0, || false));
+        // Where Kafka's rule drops it.
         assert_eq!(in_version(&ignorable, 0, || false), Ok(false));
     }
 

@@ -2,7 +2,7 @@
 //! struct cannot know its message's flexible versions, so the message walks its
 //! fields' schemas in `const` context.
 
-use super::TypeSchema;
+use super::{FieldSchema, TypeSchema};
 use crate::VersionRange;
 
 /// True when every tagged field inside `ty` is tagged only in versions where the
@@ -55,10 +55,36 @@ pub const fn keeps_unknown_tags_within(ty: &TypeSchema, flexible: VersionRange) 
     true
 }
 
+/// Fails to compile a struct where one of the `fields` at `indices` holds a
+/// struct: the derive leaves fields spelled as Kafka's scalar, string, bytes,
+/// records or uuid types (or arrays and `Option`s of them) out of strict
+/// encoding's pass, and checks here that the spelling did not hide a struct (an
+/// import renamed `KafkaString`, say). The panic is here, once, rather than an
+/// `assert!` in every struct's expansion, which measured 1.6 % of the messages
+/// crate's front end.
+pub const fn leaves_hold_no_struct(fields: &[FieldSchema], indices: &[usize]) {
+    if !hold_no_struct(fields, indices) {
+        panic!("a field's type is spelled as a Kafka scalar, string, bytes, records or uuid type, but it holds a struct: refer to the struct by a name of its own");
+    }
+}
+
+/// True when none of the `fields` at `indices` holds a struct.
+const fn hold_no_struct(fields: &[FieldSchema], indices: &[usize]) -> bool {
+    let mut i = 0;
+    while i < indices.len() {
+        let index = indices[i];
+        if index < fields.len() && fields[index].ty.struct_schema().is_some() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{FieldSchema, MinSizes, StructSchema};
+    use crate::schema::{MinSizes, StructSchema};
 
     const fn tagged_from(version: i16) -> FieldSchema {
         let mut field = FieldSchema::new("Hint", TypeSchema::Int32, VersionRange::at_least(0));
@@ -99,6 +125,17 @@ mod tests {
             all,
             VersionRange::NONE
         ));
+    }
+
+    #[test]
+    fn a_struct_behind_a_scalar_spelling_is_found() {
+        const FIELDS: &[FieldSchema] = &[
+            FieldSchema::new("Id", TypeSchema::Int32, VersionRange::ALL),
+            FieldSchema::new("Children", CHILDREN, VersionRange::ALL),
+        ];
+        assert!(hold_no_struct(FIELDS, &[0]));
+        assert!(!hold_no_struct(FIELDS, &[0, 1]));
+        assert!(hold_no_struct(FIELDS, &[]));
     }
 
     #[test]

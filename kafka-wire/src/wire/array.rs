@@ -109,6 +109,11 @@ macro_rules! array_wire {
             }
 
             #[inline]
+            fn check_lossless(&self, cx: Cx) -> Result<(), EncodeError> {
+                check_lossless(Elements::as_slice(self), cx)
+            }
+
+            #[inline]
             fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
                 Self::read_nullable(reader, cx)?
                     .ok_or_else(|| length::unexpected_null(reader, cx))
@@ -195,6 +200,21 @@ fn write<T: Wire, B: BufMut>(
         element
             .write(buf, cx, sizes)
             .map_err(|e| e.at_index(index))?;
+    }
+    Ok(())
+}
+
+/// Strict encoding's pass over the elements. Elements that hold no struct have no
+/// fields to drop, which the element's type says when the program compiles, so a
+/// replica list is not walked.
+#[inline]
+fn check_lossless<T: Wire>(elements: &[T], cx: Cx) -> Result<(), EncodeError> {
+    if T::TYPE.struct_schema().is_none() {
+        return Ok(());
+    }
+    let cx = cx.with_nullable(false);
+    for (index, element) in elements.iter().enumerate() {
+        element.check_lossless(cx).map_err(|e| e.at_index(index))?;
     }
     Ok(())
 }

@@ -119,6 +119,26 @@ pub trait Wire: Sized {
     /// value at the same `cx`, into the same `sizes`.
     fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
 
+    /// Strict encoding's pass ([`Message::encode_strict`](crate::Message::encode_strict)):
+    /// fails when writing the value at `cx` would silently drop something set
+    /// inside it, an ignorable field of a nested struct that the version lacks.
+    /// Types that hold no struct have nothing to drop, which is the provided
+    /// answer; arrays, `Option` and derived structs look inside. Nothing else is
+    /// checked here: [`size`](Wire::size) still checks the rest.
+    ///
+    /// ```
+    /// use kwire::{Cx, KafkaString, Wire};
+    ///
+    /// // A string holds no fields, so nothing in it can be dropped.
+    /// let name = KafkaString::from_static("topic");
+    /// assert!(name.check_lossless(Cx::new(0, false)).is_ok());
+    /// ```
+    #[inline]
+    fn check_lossless(&self, cx: Cx) -> Result<(), EncodeError> {
+        let _ = cx;
+        Ok(())
+    }
+
     /// Reads a value.
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError>;
 

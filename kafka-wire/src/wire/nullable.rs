@@ -83,6 +83,14 @@ impl<T: Nullable> Wire for Option<T> {
     }
 
     #[inline]
+    fn check_lossless(&self, cx: Cx) -> Result<(), EncodeError> {
+        match self {
+            Some(value) => value.check_lossless(cx),
+            None => Ok(()),
+        }
+    }
+
+    #[inline]
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
         // In a version where the field is not nullable a null marker is an error,
         // which the plain read reports.

@@ -146,7 +146,7 @@ impl Connection {
     ///
     /// Fails with [`ClientError::Negotiation`] naming the API when there is no
     /// such version, and, when the connection is strict (the default), with
-    /// [`ClientError::WouldDrop`] naming the message and version when a value it
+    /// [`ClientError::WouldDrop`] naming the field and version when a value it
     /// holds would be dropped at that version.
     pub async fn send<R>(&self, request: R) -> Result<R::Response, ClientError>
     where

@@ -45,17 +45,11 @@ pub enum ClientError {
     Encode(#[from] EncodeError),
     /// A strict connection refused to send a request holding a value that its
     /// version lacks (an ignorable field, which encoding would drop): at Produce
-    /// and Fetch v13, a topic named without its `topic_id`, say.
-    #[error(
-        "{message} v{version} would drop a value it holds (an ignorable field that \
-         version lacks); set the fields of that version, or send at another"
-    )]
-    WouldDrop {
-        /// The message's name.
-        message: &'static str,
-        /// The version it was to be sent at.
-        version: i16,
-    },
+    /// and Fetch v13, a topic named without its `topic_id`, say. The error names
+    /// the field's path and the version
+    /// ([`IgnorableFieldDropped`](kwire::EncodeErrorKind::IgnorableFieldDropped)).
+    #[error("{0}; set the fields of that version, or send at another")]
+    WouldDrop(EncodeError),
     /// No version of the API is usable with this broker.
     #[error(transparent)]
     Negotiation(#[from] NegotiationError),
