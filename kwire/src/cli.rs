@@ -4,7 +4,8 @@
 use clap::{Args, Parser, Subcommand};
 
 /// Kafka's wire protocol at a terminal: dissect, decode and encode frames and
-/// bodies, ask a broker its API versions, print message schemas.
+/// bodies, ask a broker its API versions, print message schemas, make SCRAM
+/// credentials for kwire-broker.
 #[derive(Debug, Parser)]
 #[command(name = "kwire", version)]
 pub struct Cli {
@@ -41,7 +42,23 @@ pub enum Command {
     Versions(VersionsArgs),
     /// Print the fields of a message: at one version, or every field's versions.
     Schema(SchemaArgs),
+    /// Salt a password read from stdin into a SCRAM credential, printed as a
+    /// line of kwire-broker's --sasl-users-file.
+    ///
+    /// The line is `NAME MECHANISM CREDENTIAL`, CREDENTIAL in the text form Kafka
+    /// stores SCRAM credentials in:
+    /// salt=<base64>,stored_key=<base64>,server_key=<base64>,iterations=<n>. The
+    /// password is stdin, one line (its line end dropped); the salt is random,
+    /// so each run prints another line for the same password.
+    #[command(after_help = SCRAM_CREDENTIAL_EXAMPLES)]
+    ScramCredential(ScramCredentialArgs),
 }
+
+const SCRAM_CREDENTIAL_EXAMPLES: &str = "\
+Examples:
+  read -rs PASSWORD && printf '%s\\n' \"$PASSWORD\" | kwire scram-credential alice >> users.txt
+  kwire scram-credential --mechanism SCRAM-SHA-256 --iterations 8192 alice < password.txt
+  kwire-broker --sasl-users-file users.txt";
 
 const DISSECT_EXAMPLES: &str = "\
 Examples:
@@ -136,4 +153,24 @@ pub struct SchemaArgs {
     /// Show the fields at this version only.
     #[arg(long, value_name = "V", allow_negative_numbers = true)]
     pub version: Option<i16>,
+}
+
+/// The arguments of `scram-credential`.
+#[derive(Debug, Args)]
+pub struct ScramCredentialArgs {
+    /// The user name (no spaces, not starting with #: the file splits at
+    /// whitespace, and # starts a comment).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The mechanism the credential is for.
+    #[arg(
+        long,
+        value_name = "MECHANISM",
+        default_value = "SCRAM-SHA-512",
+        value_parser = ["SCRAM-SHA-256", "SCRAM-SHA-512"]
+    )]
+    pub mechanism: String,
+    /// PBKDF2 iterations, within Kafka's bounds (4096 to 16384).
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    pub iterations: u32,
 }

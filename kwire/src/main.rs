@@ -9,7 +9,12 @@
 //! kwire encode  --frame [--api NAME --version V] <JSON>    a whole frame from {"header", "body"}
 //! kwire versions HOST:PORT [--timeout SECONDS]             negotiate with a live broker
 //! kwire schema  NAME [--version V]                         a message's fields
+//! kwire scram-credential [--mechanism M] [--iterations N] NAME   a users-file line
 //! ```
+//!
+//! `scram-credential` reads the password from stdin and prints
+//! `NAME MECHANISM CREDENTIAL` for kwire-broker's `--sasl-users-file`, the
+//! credential salted as Kafka stores it.
 //!
 //! Run it from the workspace with
 //! `cargo install --path kwire`, then `kwire <command>` (or `cargo run -p kwire-cli -- <command>`).
@@ -35,6 +40,7 @@ mod read;
 mod records;
 mod render;
 mod schema;
+mod scram_credential;
 mod target;
 mod versions;
 
@@ -74,6 +80,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Encode(args) => encode::run(&args, out),
         Command::Versions(args) => versions::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
+        Command::ScramCredential(args) => scram_credential::run(&args, out),
     }
 }
 

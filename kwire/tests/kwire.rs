@@ -37,6 +37,7 @@ use kwire_messages::{
 };
 use kwire_net::blocking::FrameReader;
 use kwire_net::negotiation::answer_api_versions;
+use kwire_net::sasl::{ScramCredential, ScramHash};
 
 /// kafka-python 3.0.12's InitProducerId v4 request frame (issue 12's acceptance).
 const INIT_PRODUCER_ID: &str =
@@ -764,7 +765,14 @@ fn bad_input_is_one_line_and_a_non_zero_status() {
 
 #[test]
 fn every_command_has_help() {
-    for command in ["dissect", "decode", "encode", "versions", "schema"] {
+    for command in [
+        "dissect",
+        "decode",
+        "encode",
+        "versions",
+        "schema",
+        "scram-credential",
+    ] {
         let run = kwire(&[command, "--help"]);
         run.succeeds();
         assert!(
@@ -791,6 +799,101 @@ fn schema_prints_fields_with_versions_or_at_one_version() {
         run.succeeds();
     }
     golden("schema", &runs.iter().collect::<Vec<_>>());
+}
+
+// ---------------------------------------------------------------------------
+// scram-credential
+
+/// The credential of a `kwire scram-credential` line, read back as the broker's
+/// users file reads it: `NAME MECHANISM CREDENTIAL`, split at whitespace.
+fn users_file_line(run: &Run) -> (String, ScramHash, ScramCredential) {
+    let stdout = run.stdout();
+    assert_eq!(stdout.lines().count(), 1, "{}", run.transcript());
+    let fields: Vec<&str> = stdout.split_whitespace().collect();
+    let [name, mechanism, credential] = fields[..] else {
+        panic!("not NAME MECHANISM CREDENTIAL:\n{}", run.transcript());
+    };
+    let hash = ScramHash::from_mechanism_name(mechanism).expect("a SCRAM mechanism");
+    let credential = ScramCredential::parse(hash, credential).expect("Kafka's text form");
+    // Written as Kafka's credentialToString writes it, key for key.
+    assert_eq!(fields[2], credential.to_string());
+    let keys: Vec<&str> = fields[2]
+        .split(',')
+        .map(|part| part.split_once('=').expect("key=value").0)
+        .collect();
+    assert_eq!(keys, ["salt", "stored_key", "server_key", "iterations"]);
+    (name.to_owned(), hash, credential)
+}
+
+#[test]
+fn scram_credential_salts_the_password_from_stdin() {
+    let run = kwire_stdin(&["scram-credential", "alice"], b"alice-secret\n");
+    run.succeeds();
+    let (name, hash, credential) = users_file_line(&run);
+    assert_eq!(name, "alice");
+    assert_eq!(hash, ScramHash::Sha512, "the default mechanism");
+    assert_eq!(credential.iterations(), 4096, "Kafka's default");
+    assert!(credential.matches_password("alice-secret"));
+    assert!(!credential.matches_password("alice-secret\n"));
+    assert!(!run.stdout().contains("alice-secret"));
+
+    // Another run, another salt: the same password, another line.
+    let again = kwire_stdin(&["scram-credential", "alice"], b"alice-secret\n");
+    again.succeeds();
+    let (_, _, other) = users_file_line(&again);
+    assert_ne!(other.salt(), credential.salt());
+    assert!(other.matches_password("alice-secret"));
+
+    let run = kwire_stdin(
+        &[
+            "scram-credential",
+            "--mechanism",
+            "SCRAM-SHA-256",
+            "--iterations",
+            "16384",
+            "bob",
+        ],
+        "pässwörd with spaces\r\n".as_bytes(),
+    );
+    run.succeeds();
+    let (name, hash, credential) = users_file_line(&run);
+    assert_eq!((name.as_str(), hash), ("bob", ScramHash::Sha256));
+    assert_eq!(credential.iterations(), 16384);
+    assert!(credential.matches_password("pässwörd with spaces"));
+
+    // No line end at all: the password is what there is.
+    let run = kwire_stdin(&["scram-credential", "carol"], b"carol-secret");
+    run.succeeds();
+    assert!(users_file_line(&run).2.matches_password("carol-secret"));
+}
+
+#[test]
+fn scram_credential_refuses_what_the_users_file_cannot_hold() {
+    let runs = [
+        kwire_stdin(
+            &["scram-credential", "--iterations", "4095", "alice"],
+            b"pw\n",
+        ),
+        kwire_stdin(
+            &["scram-credential", "--iterations", "16385", "alice"],
+            b"pw\n",
+        ),
+        kwire_stdin(
+            &["scram-credential", "--mechanism", "PLAIN", "alice"],
+            b"pw\n",
+        ),
+        kwire_stdin(&["scram-credential", "two words"], b"pw\n"),
+        kwire_stdin(&["scram-credential", "#alice"], b"pw\n"),
+        kwire_stdin(&["scram-credential", "alice"], b""),
+        kwire_stdin(&["scram-credential", "alice"], b"\n"),
+        kwire_stdin(&["scram-credential", "alice"], b"one\ntwo\n"),
+        kwire(&["scram-credential"]),
+    ];
+    for run in &runs {
+        run.fails();
+        assert!(run.stdout.is_empty(), "{}", run.transcript());
+    }
+    golden("scram_credential_errors", &runs.iter().collect::<Vec<_>>());
 }
 
 // ---------------------------------------------------------------------------

@@ -19,15 +19,16 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--listener PROTOCOL
                          [--max-connections N] [--max-connections-per-ip N] \
                          [--connections-max-idle-ms MS] [--small-request-max-bytes N] \
                          [--queued-max-response-bytes N] \
-                         [--sasl-user NAME:PASSWORD ...] [--sasl-enabled-mechanisms LIST] \
+                         [--sasl-user NAME:PASSWORD ...] [--sasl-users-file FILE] \
+                         [--sasl-enabled-mechanisms LIST] \
                          [--sasl-oauthbearer-unsecured] \
                          [--connections-max-reauth-ms MS]";
 
 /// The options as given.
 pub struct Options {
     /// Every listener, in the order given: `--listen`'s first (PLAINTEXT, or
-    /// SASL_PLAINTEXT with `--sasl-user`; the default one when there is no
-    /// `--listener`), then each `--listener`.
+    /// SASL_PLAINTEXT with `--sasl-user` or `--sasl-users-file`; the default
+    /// one when there is no `--listener`), then each `--listener`.
     pub listeners: Vec<ListenerSpec>,
     /// What the first listener advertises; the others advertise their bound
     /// address.
@@ -169,7 +170,10 @@ impl Options {
         for listener in &self.listeners {
             let given = || format!("{}://{}", listener.protocol, listener.address);
             if listener.protocol.sasl() && self.security.is_none() {
-                return Err(UsageError(format!("{}: needs a --sasl-user", given())));
+                return Err(UsageError(format!(
+                    "{}: needs a --sasl-user or --sasl-users-file",
+                    given()
+                )));
             }
             if listener.protocol.tls() && self.tls.is_none() {
                 return Err(UsageError(format!(
@@ -182,7 +186,7 @@ impl Options {
         // command line, not a setting.
         if self.security.is_some() && !self.listeners.iter().any(|l| l.protocol.sasl()) {
             return Err(UsageError(
-                "--sasl-user: no SASL_PLAINTEXT or SASL_SSL listener".into(),
+                "--sasl-user / --sasl-users-file: no SASL_PLAINTEXT or SASL_SSL listener".into(),
             ));
         }
         if self.tls.is_some() && !self.listeners.iter().any(|l| l.protocol.tls()) {
@@ -437,6 +441,41 @@ mod listener_tests {
             listeners(&parse(&args).unwrap()),
             [(Protocol::Ssl, "127.0.0.1:0")]
         );
+    }
+
+    #[test]
+    fn a_users_file_makes_listen_sasl_plaintext() {
+        use crate::security::tests::{stored, users_file};
+        use kwire_net::sasl::ScramHash;
+
+        let path = users_file(
+            "listen",
+            &stored("alice", ScramHash::Sha512, "alice-secret"),
+        );
+        let file = path.to_str().unwrap();
+        let options = parse(&["--listen", "127.0.0.1:0", "--sasl-users-file", file]).unwrap();
+        assert_eq!(
+            listeners(&options),
+            [(Protocol::SaslPlaintext, "127.0.0.1:0")]
+        );
+        assert!(options.security.is_some());
+        let sasl_ssl = parse(&[
+            "--listener",
+            "SASL_PLAINTEXT://127.0.0.1:0",
+            "--sasl-users-file",
+            file,
+        ]);
+        assert!(sasl_ssl.is_ok());
+        let unused = parse(&[
+            "--listener",
+            "PLAINTEXT://127.0.0.1:0",
+            "--sasl-users-file",
+            file,
+        ]);
+        assert!(unused.is_err());
+        std::fs::remove_file(&path).unwrap();
+        // A file that cannot be read stops the start.
+        assert!(parse(&["--sasl-users-file", file]).is_err());
     }
 
     #[test]

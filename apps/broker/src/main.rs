@@ -17,7 +17,8 @@
 //! PROTOCOL://HOST:PORT` (repeatable; PLAINTEXT, SSL, SASL_PLAINTEXT or
 //! SASL_SSL) adds one, and without `--listen` only those given listen. SSL and
 //! SASL_SSL need `--tls-cert FILE --tls-key FILE` (PEM: the chain, server's
-//! certificate first, and its private key); SASL ones need a `--sasl-user`.
+//! certificate first, and its private key); SASL ones need a `--sasl-user` or
+//! `--sasl-users-file`.
 //! `--advertise` is the first listener's; the others advertise their bound
 //! address, and each client is told the address of the listener it came in on.
 //!
@@ -45,12 +46,21 @@
 //! included; taken before they are built, so clients that never read wait).
 //!
 //! Authentication: `--sasl-user NAME:PASSWORD` (repeatable) makes `--listen`'s
-//! listener SASL_PLAINTEXT, each user stored as salted SCRAM credentials;
+//! listener SASL_PLAINTEXT, each user stored as salted SCRAM credentials.
+//! `--sasl-users-file FILE` does too with credentials salted already, as Kafka
+//! stores what AlterUserScramCredentials sets, so that no password is on disk:
+//! one `NAME MECHANISM CREDENTIAL` a line (`#` starts a comment), MECHANISM
+//! `SCRAM-SHA-256` or `SCRAM-SHA-512`, CREDENTIAL Kafka's text form
+//! `salt=<base64>,stored_key=<base64>,server_key=<base64>,iterations=<n>`;
+//! `kwire scram-credential NAME` makes such a line. A user logs in with SCRAM by
+//! the mechanisms it has a line for, and with PLAIN; a bad line stops the start
+//! (`users_file.rs`). The two combine, for different users. With users come
 //! `--sasl-enabled-mechanisms` (default `PLAIN,SCRAM-SHA-256,SCRAM-SHA-512`) and
 //! `--connections-max-reauth-ms` (sessions end unless the client re-authenticates,
 //! KIP-368); `--sasl-oauthbearer-unsecured` adds OAUTHBEARER with Kafka's unsecured
-//! JWS validator (tests only: no signature is checked). A connection that sends anything but ApiVersions before it has
-//! authenticated is closed, as Kafka's broker closes it (`security.rs`).
+//! JWS validator (tests only: no signature is checked). A connection that sends
+//! anything but ApiVersions before it has authenticated is closed, as Kafka's
+//! broker closes it (`security.rs`).
 //!
 //! It prints `listening on ADDRESS` once bound, for the first listener, then
 //! `listening on ADDRESS (PROTOCOL)` for each other one, and logs one line per
@@ -71,6 +81,7 @@ mod held;
 mod listeners;
 mod log;
 mod security;
+mod users_file;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;

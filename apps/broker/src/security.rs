@@ -1,10 +1,14 @@
 //! Who may use the broker: SASL users and mechanisms from the command line.
 //!
-//! With no `--sasl-user`, the listener is PLAINTEXT (anyone is served). With one
-//! or more, it is SASL_PLAINTEXT: a connection must authenticate (PLAIN,
-//! SCRAM-SHA-256 or SCRAM-SHA-512) before any request but ApiVersions and the
-//! SASL exchange is served, as Kafka's broker requires.
+//! With no `--sasl-user` and no `--sasl-users-file`, the listener is PLAINTEXT
+//! (anyone is served). With users, it is SASL_PLAINTEXT: a connection must
+//! authenticate (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) before any request but
+//! ApiVersions and the SASL exchange is served, as Kafka's broker requires.
+//! `--sasl-user NAME:PASSWORD` salts the password at start; `--sasl-users-file`
+//! holds credentials salted already (`users_file.rs`), so that no password is
+//! on disk or on the command line.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -13,6 +17,7 @@ use kwire_messages::Request;
 use kwire_net::sasl::{Gate, Mechanism, RawGate, ServerAuthenticator, UnsecuredValidator, Users};
 
 use crate::config::UsageError;
+use crate::users_file;
 
 /// SASL as configured.
 #[derive(Debug)]
@@ -77,6 +82,7 @@ impl SaslConnection<'_> {
 #[derive(Debug, Default)]
 pub struct SecurityOptions {
     users: Vec<(String, String)>,
+    users_file: Option<PathBuf>,
     mechanisms: Option<Vec<Mechanism>>,
     reauth: Option<Duration>,
     unsecured_oauthbearer: bool,
@@ -97,6 +103,13 @@ impl SecurityOptions {
                     .filter(|(name, password)| !name.is_empty() && !password.is_empty())
                     .ok_or_else(|| UsageError::new(format!("{arg}: not NAME:PASSWORD")))?;
                 self.users.push((name.to_owned(), password.to_owned()));
+            }
+            "--sasl-users-file" => {
+                let given = value(arg)?;
+                if self.users_file.is_some() {
+                    return Err(UsageError::new(format!("{arg} given twice")));
+                }
+                self.users_file = Some(PathBuf::from(given));
             }
             "--sasl-enabled-mechanisms" => {
                 let given = value(arg)?;
@@ -128,13 +141,19 @@ impl SecurityOptions {
         Ok(true)
     }
 
-    /// The security settings; `None` without users (PLAINTEXT).
+    /// The security settings; `None` without users (PLAINTEXT). Reads
+    /// `--sasl-users-file`: a bad file is a usage error, so that the broker
+    /// does not start.
     pub fn build(self) -> Result<Option<Security>, UsageError> {
-        if self.users.is_empty() {
+        let stored = match &self.users_file {
+            Some(path) => users_file::read(path)?,
+            None => Vec::new(),
+        };
+        if self.users.is_empty() && stored.is_empty() {
             if self.mechanisms.is_some() || self.reauth.is_some() || self.unsecured_oauthbearer {
                 return Err(UsageError::new(
                     "--sasl-enabled-mechanisms, --sasl-oauthbearer-unsecured and \
-                     --connections-max-reauth-ms need a --sasl-user"
+                     --connections-max-reauth-ms need a --sasl-user or --sasl-users-file"
                         .into(),
                 ));
             }
@@ -156,6 +175,22 @@ impl SecurityOptions {
                 .with_user(name, password)
                 .map_err(|error| UsageError::new(format!("--sasl-user {name}: {error}")))?;
         }
+        for user in stored {
+            // One user given both ways would have one password replace the
+            // other's credential for a mechanism: refused as ambiguous.
+            if self.users.iter().any(|(name, _)| *name == user.name) {
+                let file = self
+                    .users_file
+                    .as_deref()
+                    .map(|path| path.display().to_string())
+                    .unwrap_or_default();
+                return Err(UsageError::new(format!(
+                    "--sasl-user {}: also in --sasl-users-file {file} (line {})",
+                    user.name, user.line
+                )));
+            }
+            users = users.with_credential(&user.name, user.credential);
+        }
         if self.unsecured_oauthbearer {
             users = users.with_token_validator(UnsecuredValidator::new());
         }
@@ -168,7 +203,9 @@ impl SecurityOptions {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use kwire_net::sasl::{Credentials, ScramCredential, ScramHash};
+
     use super::*;
 
     fn parse(args: &[&str]) -> Result<Option<Security>, UsageError> {
@@ -211,5 +248,91 @@ mod tests {
         assert!(parse(&["--sasl-oauthbearer-unsecured"]).is_err());
         let oauth = ["--sasl-user", "a:b", "--sasl-oauthbearer-unsecured"];
         assert!(parse(&oauth).unwrap().is_some());
+    }
+
+    /// A users file holding `text`, in the system's temporary directory.
+    pub(crate) fn users_file(name: &str, text: &str) -> PathBuf {
+        let path =
+            std::env::temp_dir().join(format!("kwire-broker-{}-{name}.users", std::process::id()));
+        std::fs::write(&path, text).expect("write the users file");
+        path
+    }
+
+    pub(crate) fn stored(name: &str, hash: ScramHash, password: &str) -> String {
+        let credential = ScramCredential::new(hash, password, 4096).unwrap();
+        format!("{name} {} {credential}\n", hash.mechanism_name())
+    }
+
+    #[test]
+    fn a_users_file_gives_users_alone_or_with_sasl_user() {
+        let text = format!(
+            "# users\n{}{}",
+            stored("alice", ScramHash::Sha512, "alice-secret"),
+            stored("bob", ScramHash::Sha256, "bob-secret")
+        );
+        let path = users_file("alone", &text);
+        let file = path.to_str().unwrap();
+        let security = parse(&["--sasl-users-file", file]).unwrap().unwrap();
+        assert_eq!(security.users.len(), 2);
+        assert!(security.users.plain("alice", "alice-secret"));
+        assert!(security.users.scram(ScramHash::Sha512, "alice").is_some());
+        assert!(security.users.scram(ScramHash::Sha256, "alice").is_none());
+        assert!(security.users.scram(ScramHash::Sha256, "bob").is_some());
+
+        let both = parse(&[
+            "--sasl-user",
+            "carol:carol-secret",
+            "--sasl-users-file",
+            file,
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(both.users.len(), 3);
+        assert!(both.users.plain("carol", "carol-secret"));
+        assert!(both.users.plain("bob", "bob-secret"));
+
+        // The other options need users, and a file gives them.
+        let narrowed = parse(&[
+            "--sasl-users-file",
+            file,
+            "--sasl-enabled-mechanisms",
+            "SCRAM-SHA-512",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(narrowed.mechanisms, [Mechanism::Scram(ScramHash::Sha512)]);
+
+        // One user given both ways, the file twice.
+        let error = parse(&["--sasl-user", "bob:x", "--sasl-users-file", file]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("--sasl-user bob: also in --sasl-users-file {file} (line 3)")
+        );
+        assert!(parse(&["--sasl-users-file", file, "--sasl-users-file", file]).is_err());
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_bad_users_file_is_a_usage_error() {
+        let text = format!(
+            "{}\nalice SCRAM-SHA-512 salt=AAAA,iterations=4096\n",
+            stored("bob", ScramHash::Sha256, "bob-secret")
+        );
+        let path = users_file("bad", &text);
+        let file = path.to_str().unwrap();
+        let error = parse(&["--sasl-users-file", file]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "--sasl-users-file {file} line 3: alice SCRAM-SHA-512: bad SCRAM credential: \
+                 stored_key, server_key missing"
+            )
+        );
+        std::fs::remove_file(&path).unwrap();
+        let error = parse(&["--sasl-users-file", file]).unwrap_err();
+        assert!(error
+            .to_string()
+            .starts_with(&format!("--sasl-users-file {file}: ")));
+        assert!(parse(&["--sasl-users-file"]).is_err());
     }
 }

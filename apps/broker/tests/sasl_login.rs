@@ -1,13 +1,17 @@
 //! This crate's SASL client against the real broker binary started with
 //! `--sasl-user`: SCRAM over SaslHandshake v1 and SaslAuthenticate, SCRAM over
 //! SaslHandshake v0's raw tokens, a wrong password answered and closed, and a
-//! request before authenticating closed without an answer.
+//! request before authenticating closed without an answer. Then started with
+//! only `--sasl-users-file` (salted credentials, no password): SCRAM and PLAIN
+//! let the right password in, a wrong one and a mechanism the user has no
+//! credential for are refused, and a bad file stops the start.
 //!
 //! Blocking sockets with read timeouts: a broker that swallows a frame fails the
 //! test instead of hanging it; nothing is timed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -16,7 +20,7 @@ use kwire::KafkaString;
 use kwire_messages::api::{MetadataRequest, SaslAuthenticateRequest, SaslHandshakeRequest};
 use kwire_messages::{ErrorCode, Request, Response};
 use kwire_net::blocking::{write_frame, FrameReader};
-use kwire_net::sasl::{ClientStep, SaslClient, ScramHash};
+use kwire_net::sasl::{ClientStep, SaslClient, ScramCredential, ScramHash};
 use kwire_net::session::ClientSession;
 
 /// The broker, killed when dropped.
@@ -26,14 +30,16 @@ struct Broker {
 }
 
 impl Broker {
+    /// With `--sasl-user alice:alice-secret`.
     fn start() -> Broker {
+        Broker::start_with(&["--sasl-user", "alice:alice-secret"])
+    }
+
+    /// Listening on a free port, with `args` for its users.
+    fn start_with(args: &[&str]) -> Broker {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kwire-broker"))
-            .args([
-                "--listen",
-                "127.0.0.1:0",
-                "--sasl-user",
-                "alice:alice-secret",
-            ])
+            .args(["--listen", "127.0.0.1:0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -188,5 +194,86 @@ fn nothing_is_served_before_authenticating() {
     assert!(
         connection.metadata().is_none(),
         "Metadata answered without a login"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// --sasl-users-file
+
+/// A users file holding `text` in Cargo's temporary directory for these tests.
+fn users_file(name: &str, text: &str) -> PathBuf {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.users"));
+    std::fs::write(&path, text).expect("write the users file");
+    path
+}
+
+/// A broker whose only user is dave, stored for SCRAM-SHA-512 only, as
+/// `kwire scram-credential dave` writes the line; `test` names its file (one
+/// a test: the tests run at once).
+fn dave_broker(test: &str) -> Broker {
+    let credential = ScramCredential::new(ScramHash::Sha512, "dave-secret", 8192).unwrap();
+    let text = format!("# NAME MECHANISM CREDENTIAL\n\ndave SCRAM-SHA-512 {credential}\n");
+    let path = users_file(test, &text);
+    Broker::start_with(&["--sasl-users-file", path.to_str().unwrap()])
+}
+
+#[test]
+fn a_users_file_lets_the_right_password_in_by_scram_and_plain() {
+    let broker = dave_broker("right");
+    for client in [
+        SaslClient::scram(ScramHash::Sha512, "dave", "dave-secret").unwrap(),
+        SaslClient::plain("dave", "dave-secret").unwrap(),
+    ] {
+        let mut connection = Connection::open(&broker);
+        assert_eq!(connection.authenticate(client), 0);
+        assert!(matches!(connection.metadata(), Some(Response::Metadata(_))));
+    }
+}
+
+#[test]
+fn a_users_file_refuses_a_wrong_password_and_a_mechanism_not_stored() {
+    let broker = dave_broker("wrong");
+    for client in [
+        SaslClient::scram(ScramHash::Sha512, "dave", "guess").unwrap(),
+        SaslClient::plain("dave", "guess").unwrap(),
+        // The right password, by a mechanism dave has no credential for.
+        SaslClient::scram(ScramHash::Sha256, "dave", "dave-secret").unwrap(),
+        SaslClient::scram(ScramHash::Sha512, "alice", "alice-secret").unwrap(),
+    ] {
+        let mut connection = Connection::open(&broker);
+        assert_eq!(
+            connection.authenticate(client),
+            ErrorCode::SaslAuthenticationFailed.code()
+        );
+        assert!(
+            connection.metadata().is_none(),
+            "served after a failed login"
+        );
+    }
+}
+
+#[test]
+fn a_bad_users_file_stops_the_start() {
+    let credential = ScramCredential::new(ScramHash::Sha256, "x", 4096).unwrap();
+    // Line 2: SHA-256 keys under SCRAM-SHA-512.
+    let text = format!("# users\nerin SCRAM-SHA-512 {credential}\n");
+    let path = users_file("bad", &text);
+    let output = Command::new(env!("CARGO_BIN_EXE_kwire-broker"))
+        .args(["--listen", "127.0.0.1:0", "--sasl-users-file"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the broker");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(output.stdout.is_empty(), "it listened: {output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!(
+            "broker: --sasl-users-file {} line 2: erin SCRAM-SHA-512: bad SCRAM credential: \
+             stored_key has 32 bytes, SCRAM-SHA-512 keys have 64",
+            path.display()
+        )
     );
 }

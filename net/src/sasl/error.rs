@@ -86,6 +86,13 @@ pub enum SaslError {
     /// not read.
     #[error("bad login: {0}")]
     BadLogin(&'static str),
+    /// A stored SCRAM credential in Kafka's text form
+    /// ([`ScramCredential::parse`](super::ScramCredential::parse)) that does not
+    /// read: a key missing, repeated or unknown, a value that is not base64, an
+    /// empty salt, keys of another length than the hash's output. (Iterations
+    /// outside Kafka's bounds are [`Iterations`](Self::Iterations).)
+    #[error("bad SCRAM credential: {0}")]
+    BadCredential(String),
 }
 
 impl SaslError {
