@@ -46,6 +46,10 @@ pub enum RawGate {
 /// v0), the next frame is a raw token, not a request: give it to
 /// [`on_raw_token`](Self::on_raw_token).
 ///
+/// Re-authentication (KIP-368) keeps what the login settled, as Kafka's broker
+/// requires: the same principal, and the same mechanism (another is answered at
+/// the handshake and refused at the exchange that follows, with Kafka's message).
+///
 /// ```
 /// use kwire_messages::{api::SaslHandshakeRequest, Request, Response};
 /// use kwire_net::sasl::{Gate, Mechanism, ServerAuthenticator, Users};
@@ -64,6 +68,8 @@ pub struct ServerAuthenticator {
     session_lifetime: Option<Duration>,
     state: State,
     principal: Option<String>,
+    /// The mechanism the session logged in with: re-authentication must use it.
+    mechanism: Option<Mechanism>,
     expires: Option<Instant>,
 }
 
@@ -75,6 +81,14 @@ enum State {
     Authenticating(SaslServer),
     /// SaslHandshake v0 accepted: raw tokens follow.
     RawTokens(SaslServer),
+    /// Re-authenticating with another mechanism than the login's: the handshake
+    /// is answered, the exchange that follows refused (as Kafka's broker does).
+    MechanismChanged {
+        /// The refusal.
+        error: SaslError,
+        /// Whether the handshake was v0, so that a raw token follows.
+        raw: bool,
+    },
     /// Failed: nothing more is served.
     Failed,
 }
@@ -88,6 +102,7 @@ impl ServerAuthenticator {
             session_lifetime: None,
             state: State::Idle,
             principal: None,
+            mechanism: None,
             expires: None,
         }
     }
@@ -108,7 +123,10 @@ impl ServerAuthenticator {
 
     /// Whether the next frame is a raw SASL token (after SaslHandshake v0).
     pub fn expects_raw_token(&self) -> bool {
-        matches!(self.state, State::RawTokens(_))
+        matches!(
+            self.state,
+            State::RawTokens(_) | State::MechanismChanged { raw: true, .. }
+        )
     }
 
     /// Decides what to do with `request`, sent at `version`.
@@ -160,6 +178,16 @@ impl ServerAuthenticator {
         let Some(chosen) = Mechanism::from_name(mechanism).filter(|m| offered.contains(m)) else {
             return Gate::AnswerAndClose(answer(ErrorCode::UnsupportedSaslMechanism));
         };
+        if let Some(previous) = self.mechanism.filter(|previous| *previous != chosen) {
+            self.state = State::MechanismChanged {
+                error: SaslError::ReauthMechanismChanged {
+                    previous: previous.name(),
+                    requested: chosen.name(),
+                },
+                raw: version == 0,
+            };
+            return Gate::Answer(answer(ErrorCode::None));
+        }
         let server = SaslServer::new(chosen);
         self.state = if version == 0 {
             State::RawTokens(server)
@@ -170,6 +198,11 @@ impl ServerAuthenticator {
     }
 
     fn authenticate(&mut self, token: &[u8], credentials: &dyn Credentials) -> Gate {
+        if let State::MechanismChanged { error, .. } = &self.state {
+            let answer = failure(error);
+            self.state = State::Failed;
+            return Gate::AnswerAndClose(answer);
+        }
         if !matches!(self.state, State::Authenticating(_)) {
             self.state = State::Failed;
             return Gate::AnswerAndClose(failure(&SaslError::OutOfOrder {
@@ -184,6 +217,11 @@ impl ServerAuthenticator {
 
     /// Reads a raw token (after SaslHandshake v0).
     pub fn on_raw_token(&mut self, token: &[u8], credentials: &dyn Credentials) -> RawGate {
+        if let State::MechanismChanged { error, .. } = &self.state {
+            let reason = error.to_string();
+            self.state = State::Failed;
+            return RawGate::Close(reason);
+        }
         if !matches!(self.state, State::RawTokens(_)) {
             self.state = State::Failed;
             return RawGate::Close("a raw SASL token outside a SaslHandshake v0 exchange".into());
@@ -211,7 +249,10 @@ impl ServerAuthenticator {
             Ok(ServerStep::Done(bytes)) => {
                 let principal = server.principal().unwrap_or_default().to_owned();
                 let expires_at_ms = server.token().map(|token| token.expires_at_ms);
-                Ok((bytes, self.finish(principal, expires_at_ms)?))
+                let mechanism = server.mechanism();
+                let lifetime_ms = self.finish(principal, expires_at_ms)?;
+                self.mechanism = Some(mechanism);
+                Ok((bytes, lifetime_ms))
             }
             Err(error) => {
                 self.state = State::Failed;
@@ -464,7 +505,7 @@ mod tests {
             .with_user("bob", "hunter2")
             .unwrap();
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
-            .with_session_lifetime(Duration::from_millis(30));
+            .with_session_lifetime(Duration::from_millis(300));
         let Gate::Answer(Response::SaslAuthenticate(r)) = log_in(
             &mut gate,
             &users,
@@ -472,10 +513,10 @@ mod tests {
         ) else {
             panic!("not logged in");
         };
-        assert_eq!(r.session_lifetime_ms, 30);
+        assert_eq!(r.session_lifetime_ms, 300);
         let metadata = Request::Metadata(Default::default());
         assert_eq!(gate.on_request(&metadata, 12, &users), Gate::Serve);
-        std::thread::sleep(Duration::from_millis(40));
+        std::thread::sleep(Duration::from_millis(400));
         assert!(matches!(
             gate.on_request(&metadata, 12, &users),
             Gate::Close(_)
@@ -494,5 +535,42 @@ mod tests {
             SaslClient::plain("bob", "hunter2").unwrap(),
         );
         assert!(matches!(other, Gate::AnswerAndClose(_)));
+    }
+
+    #[test]
+    fn re_authentication_keeps_the_mechanism() {
+        let users = Users::new().with_user("alice", "secret").unwrap();
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        answer_bytes(log_in(
+            &mut gate,
+            &users,
+            SaslClient::plain("alice", "secret").unwrap(),
+        ));
+        // The same user, the right password, another mechanism: the handshake is
+        // answered and the exchange refused, with Kafka's message.
+        let again = log_in(
+            &mut gate,
+            &users,
+            SaslClient::scram(ScramHash::Sha256, "alice", "secret").unwrap(),
+        );
+        let Gate::AnswerAndClose(Response::SaslAuthenticate(refused)) = again else {
+            panic!("{again:?}")
+        };
+        assert_eq!(
+            refused.error_code,
+            ErrorCode::SaslAuthenticationFailed.code()
+        );
+        assert_eq!(
+            refused.error_message.as_deref(),
+            Some(
+                "SASL mechanism 'SCRAM-SHA-256' requested by client is not supported for \
+                 re-authentication of mechanism 'PLAIN'"
+            )
+        );
+        let metadata = Request::Metadata(Default::default());
+        assert!(matches!(
+            gate.on_request(&metadata, 12, &users),
+            Gate::Close(_)
+        ));
     }
 }

@@ -63,6 +63,15 @@ pub enum SaslError {
         /// The step attempted.
         step: &'static str,
     },
+    /// Re-authentication (KIP-368) asked for another mechanism than the
+    /// session's login used, which Kafka's broker refuses.
+    #[error("SASL mechanism '{requested}' requested by client is not supported for re-authentication of mechanism '{previous}'")]
+    ReauthMechanismChanged {
+        /// The mechanism of the session's login.
+        previous: &'static str,
+        /// The mechanism asked for now.
+        requested: &'static str,
+    },
     /// SCRAM: the client asked for channel binding, which is not supported.
     #[error("SCRAM channel binding is not supported")]
     ChannelBinding,
