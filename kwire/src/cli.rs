@@ -47,7 +47,7 @@ pub enum Command {
     ///
     /// The line is `NAME MECHANISM CREDENTIAL`, CREDENTIAL in the text form Kafka
     /// stores SCRAM credentials in:
-    /// salt=<base64>,stored_key=<base64>,server_key=<base64>,iterations=<n>. The
+    /// `salt=<base64>,stored_key=<base64>,server_key=<base64>,iterations=<n>`. The
     /// password is stdin, one line (its line end dropped); the salt is random,
     /// so each run prints another line for the same password.
     #[command(after_help = SCRAM_CREDENTIAL_EXAMPLES)]
