@@ -175,15 +175,7 @@ fn a_wrong_password_is_refused_and_closed() {
         SaslClient::plain("alice", "guess").unwrap(),
         SaslClient::plain("nobody", "alice-secret").unwrap(),
     ] {
-        let mut connection = Connection::open(&broker);
-        assert_eq!(
-            connection.authenticate(client),
-            ErrorCode::SaslAuthenticationFailed.code()
-        );
-        assert!(
-            connection.metadata().is_none(),
-            "served after a failed login"
-        );
+        assert_refused(&broker, client);
     }
 }
 
@@ -240,15 +232,7 @@ fn a_users_file_refuses_a_wrong_password_and_a_mechanism_not_stored() {
         SaslClient::scram(ScramHash::Sha256, "dave", "dave-secret").unwrap(),
         SaslClient::scram(ScramHash::Sha512, "alice", "alice-secret").unwrap(),
     ] {
-        let mut connection = Connection::open(&broker);
-        assert_eq!(
-            connection.authenticate(client),
-            ErrorCode::SaslAuthenticationFailed.code()
-        );
-        assert!(
-            connection.metadata().is_none(),
-            "served after a failed login"
-        );
+        assert_refused(&broker, client);
     }
 }
 
@@ -275,5 +259,18 @@ fn a_bad_users_file_stops_the_start() {
              stored_key has 32 bytes, SCRAM-SHA-512 keys have 64",
             path.display()
         )
+    );
+}
+
+/// `client`'s login to `broker` fails, and nothing is served after it.
+fn assert_refused(broker: &Broker, client: SaslClient) {
+    let mut connection = Connection::open(broker);
+    assert_eq!(
+        connection.authenticate(client),
+        ErrorCode::SaslAuthenticationFailed.code()
+    );
+    assert!(
+        connection.metadata().is_none(),
+        "served after a failed login"
     );
 }
