@@ -78,29 +78,13 @@ impl Exchange {
     /// A login again on a connection logged in before (at `versions`): starts
     /// with SaslHandshake.
     pub fn log_in_again(login: &Login, versions: LoggedIn) -> Result<(Exchange, Step), ProxyError> {
-        let mut exchange = Exchange {
+        let (client, first) =
+            ClientLogin::start(login, versions.versions).map_err(|e| failed(login, e))?;
+        let exchange = Exchange {
             login: login.clone(),
-            state: State::ApiVersions(first_api_versions_version()),
+            state: State::Sasl(client),
         };
-        let step = exchange.start(versions.versions)?;
-        Ok((exchange, step))
-    }
-
-    fn start(&mut self, versions: LoginVersions) -> Result<Step, ProxyError> {
-        let (client, step) =
-            ClientLogin::start(&self.login, versions).map_err(|e| self.failed(e))?;
-        self.state = State::Sasl(client);
-        Ok(self.step(step, versions))
-    }
-
-    fn step(&self, step: LoginStep, versions: LoginVersions) -> Step {
-        match step {
-            LoginStep::Send(request, version) => Step::Send(request, version),
-            LoginStep::Done { session_lifetime } => Step::Done(LoggedIn {
-                versions,
-                session_lifetime,
-            }),
-        }
+        Ok((exchange, step(first, versions.versions)))
     }
 
     /// Reads the response to the request last given.
@@ -119,29 +103,41 @@ impl Exchange {
                         Ok(Step::Send(api_versions(version), version))
                     }
                     NextStep::Done(negotiated) => {
-                        let versions =
-                            LoginVersions::negotiated(&negotiated).map_err(|e| self.failed(e))?;
-                        self.start(versions)
+                        let (client, first) = LoginVersions::negotiated(&negotiated)
+                            .and_then(|versions| ClientLogin::start(&self.login, versions))
+                            .map_err(|e| failed(&self.login, e))?;
+                        let versions = client.versions();
+                        self.state = State::Sasl(client);
+                        Ok(step(first, versions))
                     }
                 }
             }
             State::Sasl(client) => {
                 let versions = client.versions();
                 match client.on_response(response) {
-                    Ok(step) => Ok(self.step(step, versions)),
-                    Err(error) => Err(self.failed(error)),
+                    Ok(next) => Ok(step(next, versions)),
+                    Err(error) => Err(failed(&self.login, error)),
                 }
             }
         }
     }
+}
 
-    fn failed(&self, error: LoginError) -> ProxyError {
-        let user = self.login.username().unwrap_or("a token");
-        ProxyError::UpstreamLogin(format!(
-            "{} as {user}: {error}",
-            self.login.mechanism_name()
-        ))
+/// The proxy's step for kwire-net's login step, at `versions`.
+fn step(step: LoginStep, versions: LoginVersions) -> Step {
+    match step {
+        LoginStep::Send(request, version) => Step::Send(request, version),
+        LoginStep::Done { session_lifetime } => Step::Done(LoggedIn {
+            versions,
+            session_lifetime,
+        }),
     }
+}
+
+/// A failed login upstream, naming who tried.
+fn failed(login: &Login, error: LoginError) -> ProxyError {
+    let user = login.username().unwrap_or("a token");
+    ProxyError::UpstreamLogin(format!("{} as {user}: {error}", login.mechanism_name()))
 }
 
 fn api_versions(version: i16) -> Box<Request> {
