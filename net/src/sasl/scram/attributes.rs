@@ -26,7 +26,7 @@ pub(crate) fn unescape_name(escaped: &str) -> Result<String, SaslError> {
             out.push(',');
             rest = tail;
         } else {
-            return Err(malformed("user name", format!("bad escape in {escaped:?}")));
+            return Err(malformed("user name", "an escape other than =2C or =3D".into()));
         }
     }
     out.push_str(rest);
@@ -56,16 +56,21 @@ pub(crate) fn refuse_mandatory(
 /// A message's attributes in order: `key=value` pairs split at commas. A value may
 /// hold `=` (base64 does); a key may be longer than one letter (Kafka's
 /// extensions, such as `tokenauth`).
+///
+/// A malformed part is named by its position, never quoted: a client that sends
+/// another mechanism's message (an OAUTHBEARER token, a PLAIN password) to SCRAM
+/// must not find its secret in the error, which servers log and answer with.
 pub(crate) fn attributes<'a>(
     message: &'a str,
     what: &'static str,
 ) -> Result<Vec<(&'a str, &'a str)>, SaslError> {
     message
         .split(',')
-        .map(|part| {
+        .enumerate()
+        .map(|(index, part)| {
             part.split_once('=')
                 .filter(|(key, _)| !key.is_empty())
-                .ok_or_else(|| malformed(what, format!("{part:?} is not key=value")))
+                .ok_or_else(|| malformed(what, format!("part {} is not key=value", index + 1)))
         })
         .collect()
 }
@@ -153,6 +158,17 @@ mod tests {
         assert_eq!(attributes("p=YQ==", "test").unwrap(), [("p", "YQ==")]);
         assert!(attributes("r=abc,junk", "test").is_err());
         assert!(attributes("=x", "test").is_err());
+    }
+
+    /// Found by the sasl_server fuzz target: an OAUTHBEARER message sent to SCRAM
+    /// came back with its bearer token inside the error.
+    #[test]
+    fn a_malformed_part_is_not_quoted() {
+        let message = "r=abc,\u{1}auth<Bearer secret-token\u{1}\u{1}";
+        let error = attributes(message, "client-first message").unwrap_err();
+        let text = error.to_string();
+        assert!(text.contains("part 2 is not key=value"), "{text}");
+        assert!(!text.contains("secret-token"), "{text}");
     }
 
     #[test]
