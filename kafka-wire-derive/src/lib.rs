@@ -21,6 +21,7 @@ mod keys;
 mod model;
 mod private_path;
 mod range;
+mod spelling;
 
 use proc_macro::TokenStream;
 use syn::parse_macro_input;

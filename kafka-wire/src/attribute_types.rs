@@ -6,7 +6,10 @@
 use bytes::Bytes;
 use smallvec::{Array, SmallVec};
 
-use crate::wire::KafkaString;
+use crate::schema::FieldSchema;
+use crate::wire::bytes::{size_zero_copy, write_zero_copy};
+use crate::wire::{Cx, KafkaString, Sizes, Writer};
+use crate::{EncodeError, EncodeErrorKind};
 
 /// The types a field with `nullable` versions may have: `Option`s.
 #[diagnostic::on_unimplemented(
@@ -38,7 +41,9 @@ impl FlexibleOverride for String {}
 impl FlexibleOverride for Bytes {}
 impl<T: FlexibleOverride> FlexibleOverride for Option<T> {}
 
-/// The types `zero_copy` applies to: bytes (Kafka's generator allows no other).
+/// The types `zero_copy` applies to: bytes (Kafka's generator allows no other). A
+/// `zero_copy` field's value is attached by a vectored writer, as records are,
+/// instead of being copied: the derive codes the field through this trait.
 #[diagnostic::on_unimplemented(
     message = "field type `{Self}` cannot be `zero_copy`",
     label = "`zero_copy` applies to `Bytes` fields only",
@@ -47,10 +52,58 @@ impl<T: FlexibleOverride> FlexibleOverride for Option<T> {}
 pub trait ZeroCopy {
     /// Named by generated code to require the trait.
     const REQUIRED: () = ();
+
+    /// The field's size, its bytes counted as zero-copy.
+    fn size_field(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<usize, EncodeError>;
+
+    /// Writes the field, attaching its bytes to a vectored writer.
+    fn write_field(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
 }
 
-impl ZeroCopy for Bytes {}
-impl ZeroCopy for Option<Bytes> {}
+impl ZeroCopy for Bytes {
+    #[inline]
+    fn size_field(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<usize, EncodeError> {
+        size_zero_copy(Some(self), cx, sizes).map_err(|e| e.within(field.name))
+    }
+
+    #[inline]
+    fn write_field(&self, w: &mut Writer, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
+        write_zero_copy(Some(self), w, cx)
+    }
+}
+
+impl ZeroCopy for Option<Bytes> {
+    #[inline]
+    fn size_field(
+        &self,
+        field: &'static FieldSchema,
+        cx: Cx,
+        sizes: &mut Sizes,
+    ) -> Result<usize, EncodeError> {
+        if self.is_none() && !cx.nullable {
+            let kind = EncodeErrorKind::NullNotAllowed {
+                version: cx.version,
+            };
+            return Err(EncodeError::new(kind).within(field.name));
+        }
+        size_zero_copy(self.as_ref(), cx, sizes).map_err(|e| e.within(field.name))
+    }
+
+    #[inline]
+    fn write_field(&self, w: &mut Writer, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
+        write_zero_copy(self.as_ref(), w, cx)
+    }
+}
 
 /// The types of a field naming a topic, group or transactional ID: strings.
 #[diagnostic::on_unimplemented(

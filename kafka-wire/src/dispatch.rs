@@ -41,7 +41,9 @@
 //! assert!(MyRequest::decode(7, 0, &bytes).is_err());
 //! ```
 
-use bytes::{BufMut, Bytes};
+use bytes::{Bytes, BytesMut};
+
+use crate::wire::ChunkedBytes;
 
 use crate::schema::MessageSchema;
 use crate::{DecodeError, EncodeError, Message, Reader};
@@ -166,8 +168,14 @@ pub trait MessageEnum: Sized {
     }
 
     /// Writes the message held at `version` into `buf`; returns the bytes written.
-    fn encode_into<B: BufMut>(&self, buf: &mut B, version: i16) -> Result<usize, EncodeError> {
+    fn encode_into(&self, buf: &mut BytesMut, version: i16) -> Result<usize, EncodeError> {
         self.with_message(EncodeInto(buf, version))
+    }
+
+    /// Encodes whichever message the enum holds as chunks, its records not copied
+    /// ([`Message::encode_vectored`]).
+    fn encode_vectored(&self, version: i16) -> Result<ChunkedBytes, EncodeError> {
+        self.with_message(EncodeVectored(version))
     }
 
     /// The message held, in Kafka's JSON form at `version` (feature `json`).
@@ -320,9 +328,18 @@ impl WithMessage for EncodedSize {
     }
 }
 
-struct EncodeInto<'b, B>(&'b mut B, i16);
+struct EncodeVectored(i16);
 
-impl<B: BufMut> WithMessage for EncodeInto<'_, B> {
+impl WithMessage for EncodeVectored {
+    type Output = Result<ChunkedBytes, EncodeError>;
+    fn call<M: Message>(self, message: &M) -> Self::Output {
+        message.encode_vectored(self.0)
+    }
+}
+
+struct EncodeInto<'b>(&'b mut BytesMut, i16);
+
+impl WithMessage for EncodeInto<'_> {
     type Output = Result<usize, EncodeError>;
     fn call<M: Message>(self, message: &M) -> Self::Output {
         message.encode_into(self.0, self.1)

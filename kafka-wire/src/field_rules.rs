@@ -1,16 +1,20 @@
 //! Kafka's field rules: when a field is written, where, and what a version refuses.
 //!
 //! Every derived struct runs each of its fields through [`FieldRules`], one call per
-//! field and pass, so the rules live here once rather than in every expansion:
+//! field and pass, so the codec lives here once rather than in every expansion. The
+//! derive works out from the attributes, when the program compiles, which versions
+//! have each field in the body and which in the tagged section, and guards each
+//! call by that comparison of the version; what happens inside is the runtime's:
 //!
 //! - a field absent from a version is dropped when ignorable or holding its
 //!   default, and refused otherwise (Kafka's presence rule, shared with the JSON
-//!   form: [`presence`]);
+//!   form: [`presence`]); the derive emits the refusal ([`absent`]) only for fields
+//!   that are neither;
 //! - a tagged field is written in the tagged section, only when it differs from its
 //!   default, and a known tag read in a version where its field is not tagged is
-//!   refused (as Kafka's generated code refuses it);
-//! - null is refused in versions where the field is not nullable ([`presence`]
-//!   too);
+//!   refused (as Kafka's generated code refuses it: [`tag_not_in_version`]);
+//! - null is refused in versions where the field is not nullable (by `Option`'s
+//!   codec, which the field's context tells whether this version is one);
 //! - strings and bytes follow the field's own flexible versions when it has some;
 //! - strict encoding, a pass of its own before sizing, refuses an ignorable field's
 //!   non-default value at a version that lacks the field, at any depth
@@ -25,13 +29,11 @@ pub(crate) mod presence;
 #[cfg(test)]
 mod strict_tests;
 
-use bytes::BufMut;
-
 use self::presence::Refusal;
 use crate::schema::{FieldSchema, TypeSchema};
 use crate::wire::tagged::{TaggedSize, TaggedWriter};
-use crate::wire::{Cx, Sizes, Wire};
-use crate::{DecodeError, EncodeError, EncodeErrorKind, Reader};
+use crate::wire::{Cx, Sizes, Wire, Writer};
+use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
 
 /// Kafka's field rules, for every Kafka type: what derived structs call for each
 /// field. Not a public API (reached through `kwire::__private_<version>`).
@@ -65,16 +67,26 @@ pub trait FieldRules: Sized {
     where
         Self: PartialEq;
 
-    /// Size of a field written in the body, or 0 when it is absent or tagged at
-    /// this version. Fails when a non-ignorable field holding a non-default value is
-    /// absent, or when it is null where it may not be.
+    /// Size of a field the version has in the body, in the context `cx` of its
+    /// value; an error names the field.
     fn size_field(
         &self,
         field: &'static FieldSchema,
         cx: Cx,
         sizes: &mut Sizes,
-        is_default: impl FnOnce(&Self) -> bool,
     ) -> Result<usize, EncodeError>;
+
+    /// Writes a field the version has in the body.
+    fn write_field(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
+
+    /// Reads a field the version has in the body into `self`; an error names the
+    /// field.
+    fn read_field(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<(), DecodeError>;
 
     /// Strict encoding's pass over an ignorable field: fails when this version
     /// lacks the field and its value is not the default (which Kafka's rule drops),
@@ -92,48 +104,29 @@ pub trait FieldRules: Sized {
     /// value the version has. A value the version lacks is sizing's to refuse.
     fn strict_nested(&self, field: &'static FieldSchema, cx: Cx) -> Result<(), EncodeError>;
 
-    /// Writes a field of the body when this version has it there.
-    fn write_field<B: BufMut>(
-        &self,
-        buf: &mut B,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<(), EncodeError>;
-
-    /// Reads a field of the body into `self` when this version has it there;
-    /// otherwise `self` keeps its default.
-    fn read_field(
-        &mut self,
-        reader: &mut Reader<'_>,
-        field: &'static FieldSchema,
-        cx: Cx,
-    ) -> Result<(), DecodeError>;
-
-    /// Sizes a tagged field into its struct's section: present when tagged at this
-    /// version and not holding its default.
+    /// Sizes a tagged field into its struct's section: `present` when the version
+    /// has the field tagged and it does not hold its default.
     fn size_tagged(
         &self,
         section: &mut TaggedSize,
         field: &'static FieldSchema,
+        present: bool,
         cx: Cx,
         sizes: &mut Sizes,
-        is_default: impl FnOnce(&Self) -> bool,
     ) -> Result<(), EncodeError>;
 
     /// Writes a tagged field's entry if sizing found it present.
-    fn write_tagged<B: BufMut>(
+    fn write_tagged(
         &self,
         section: &mut TaggedWriter<'_>,
-        buf: &mut B,
-        field: &'static FieldSchema,
+        w: &mut Writer,
+        tag: u32,
         cx: Cx,
         sizes: &mut Sizes,
     ) -> Result<(), EncodeError>;
 
-    /// Reads a known tagged field, refusing it in a version where the field is not
-    /// tagged (Kafka: "Tag N is not valid for version V"); `true` says the tag was
-    /// this field's.
+    /// Reads a known tagged field at a version that has it tagged; `true` says the
+    /// tag was this field's.
     fn read_tagged(
         &mut self,
         reader: &mut Reader<'_>,
@@ -173,20 +166,29 @@ impl<T: Wire> FieldRules for T {
         field: &'static FieldSchema,
         cx: Cx,
         sizes: &mut Sizes,
-        is_default: impl FnOnce(&Self) -> bool,
     ) -> Result<usize, EncodeError> {
-        let version = cx.version;
-        if !presence::in_version(field, version, || is_default(self))
-            .map_err(|refusal| refused(refusal, field, version))?
-        {
-            return Ok(0);
+        match self.size(cx, sizes) {
+            Ok(size) => Ok(size),
+            Err(e) => Err(encode_error_in(e, field)),
         }
-        if field.is_tagged_at(cx.version) {
-            return Ok(0);
+    }
+
+    #[inline(always)]
+    fn write_field(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError> {
+        self.write(w, cx, sizes)
+    }
+
+    #[inline(always)]
+    fn read_field(
+        &mut self,
+        reader: &mut Reader<'_>,
+        field: &'static FieldSchema,
+        cx: Cx,
+    ) -> Result<(), DecodeError> {
+        match self.read_in_place(reader, cx) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(decode_error_in(e, field)),
         }
-        check_null(self, field, cx)?;
-        self.size(field.value_cx(cx), sizes)
-            .map_err(|e| e.within(field.name))
     }
 
     #[inline(always)]
@@ -212,66 +214,30 @@ impl<T: Wire> FieldRules for T {
     }
 
     #[inline(always)]
-    fn write_field<B: BufMut>(
-        &self,
-        buf: &mut B,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<(), EncodeError> {
-        if field.is_in_body_at(cx.version) {
-            self.write(buf, field.value_cx(cx), sizes)
-                .map_err(|e| e.within(field.name))?;
-        }
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn read_field(
-        &mut self,
-        reader: &mut Reader<'_>,
-        field: &'static FieldSchema,
-        cx: Cx,
-    ) -> Result<(), DecodeError> {
-        if field.is_in_body_at(cx.version) {
-            self.read_in_place(reader, field.value_cx(cx))
-                .map_err(|e| e.within(field.name))?;
-        }
-        Ok(())
-    }
-
-    #[inline(always)]
     fn size_tagged(
         &self,
         section: &mut TaggedSize,
         field: &'static FieldSchema,
+        present: bool,
         cx: Cx,
         sizes: &mut Sizes,
-        is_default: impl FnOnce(&Self) -> bool,
     ) -> Result<(), EncodeError> {
-        let present = field.is_tagged_at(cx.version) && !is_default(self);
-        if present {
-            check_null(self, field, cx)?;
-        }
         let tag = field.tag.unwrap_or_default();
         section
-            .field(tag, present, self, field.value_cx(cx), sizes)
-            .map_err(|e| e.within(field.name))
+            .field(tag, present, self, cx, sizes)
+            .map_err(|e| encode_error_in(e, field))
     }
 
     #[inline(always)]
-    fn write_tagged<B: BufMut>(
+    fn write_tagged(
         &self,
         section: &mut TaggedWriter<'_>,
-        buf: &mut B,
-        field: &'static FieldSchema,
+        w: &mut Writer,
+        tag: u32,
         cx: Cx,
         sizes: &mut Sizes,
     ) -> Result<(), EncodeError> {
-        let tag = field.tag.unwrap_or_default();
-        section
-            .field(buf, tag, self, field.value_cx(cx), sizes)
-            .map_err(|e| e.within(field.name))
+        section.field(w, tag, self, cx, sizes)
     }
 
     #[inline(always)]
@@ -281,20 +247,49 @@ impl<T: Wire> FieldRules for T {
         field: &'static FieldSchema,
         cx: Cx,
     ) -> Result<bool, DecodeError> {
-        field
-            .check_tagged_at(reader, cx.version)
-            .map_err(|e| e.within(field.name))?;
-        self.read_in_place(reader, field.value_cx(cx))
-            .map_err(|e| e.within(field.name))?;
+        self.read_field(reader, field, cx)?;
         Ok(true)
     }
 }
 
-/// Kafka's presence rule on null: refused where the version does not allow it.
-#[inline(always)]
-fn check_null<T: Wire>(value: &T, field: &FieldSchema, cx: Cx) -> Result<(), EncodeError> {
-    presence::null_allowed(field, cx.version, value.is_null())
-        .map_err(|refusal| refused(refusal, field, cx.version))
+/// Kafka's refusal of a field that is neither ignorable nor holding its default,
+/// at a version that lacks it ("Attempted to write a non-default ... at version").
+#[cold]
+#[inline(never)]
+pub fn absent(field: &'static FieldSchema, version: i16) -> EncodeError {
+    refused(Refusal::NotInVersion, field, version)
+}
+
+/// Kafka's refusal of a known tag read at a version where its field is not tagged
+/// ("Tag N is not valid for version V").
+#[cold]
+#[inline(never)]
+pub fn tag_not_in_version(
+    reader: &Reader<'_>,
+    field: &'static FieldSchema,
+    version: i16,
+) -> DecodeError {
+    reader
+        .error(DecodeErrorKind::TagNotInVersion {
+            tag: field.tag.unwrap_or_default(),
+            version,
+        })
+        .within(field.name)
+}
+
+/// An error from inside a field's value, with the field named. Out of line and
+/// not generic: the error path of every field is this one call.
+#[cold]
+#[inline(never)]
+fn encode_error_in(error: EncodeError, field: &'static FieldSchema) -> EncodeError {
+    error.within(field.name)
+}
+
+/// The same for decoding.
+#[cold]
+#[inline(never)]
+fn decode_error_in(error: DecodeError, field: &'static FieldSchema) -> DecodeError {
+    error.within(field.name)
 }
 
 /// The strict rule's refusal at `field`.

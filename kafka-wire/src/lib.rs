@@ -144,10 +144,10 @@ pub use bytes;
 ///
 /// let replicas: SmallVec<[i32; 4]> = smallvec![1, 2, 3];
 /// assert!(!replicas.spilled()); // three IDs fit in place: no heap allocation
-/// let mut wire = Vec::new();
+/// let mut wire = kwire::wire::Writer::contiguous(13);
 /// let mut sizes = kwire::wire::Sizes::new();
 /// replicas.write(&mut wire, Cx::new(0, true), &mut sizes).unwrap(); // count + 1, then the IDs
-/// assert_eq!(wire, [4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]);
+/// assert_eq!(wire.into_buf()[..], [4, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3]);
 /// ```
 pub use smallvec::{smallvec, SmallVec};
 

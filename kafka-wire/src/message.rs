@@ -1,10 +1,10 @@
 //! The traits derived structs and messages implement.
 
-use bytes::{BufMut, Bytes};
+use bytes::{Bytes, BytesMut};
 
 use crate::encoder::{self, Encoder};
 use crate::schema::{MessageKind, MessageSchema, StructSchema};
-use crate::wire::{Cx, Sizes, Wire};
+use crate::wire::{ChunkedBytes, Cx, Wire};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, Reader, VersionRange};
 
 /// Kafka's JSON form, when the `json` feature is on: then every struct has one
@@ -102,10 +102,10 @@ pub trait Message: Struct {
     ///
     /// let hello = Hello::default().with_name("kafka".into());
     /// let encoder = hello.encoder(1).unwrap();
-    /// let mut frame = Vec::new();
+    /// let mut frame = bytes::BytesMut::new();
     /// frame.extend_from_slice(&(encoder.len() as i32).to_be_bytes());
     /// encoder.write_into(&mut frame).unwrap();
-    /// assert_eq!(frame, b"\0\0\0\x07\x06kafka\0");
+    /// assert_eq!(frame[..], b"\0\0\0\x07\x06kafka\0"[..]);
     /// ```
     fn encoder(&self, version: i16) -> Result<Encoder<'_, Self>, EncodeError> {
         Encoder::new(self, version)
@@ -114,18 +114,51 @@ pub trait Message: Struct {
     /// The exact number of bytes [`encode`](Message::encode) would write at `version`,
     /// after checking the value can be written there at all.
     fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {
-        let cx = encoder::cx_of::<Self>(version)?;
-        encoder::size_of(self, cx, &mut Sizes::new())
+        encoder::sized(self, &Self::SCHEMA, version).map(|(_, size, _)| size)
     }
 
-    /// Writes the message at `version` into `buf`; returns the bytes written.
+    /// Appends the message at `version` to `buf`; returns the bytes written.
     /// Nothing is written when the value cannot be encoded.
-    fn encode_into<B: BufMut>(&self, buf: &mut B, version: i16) -> Result<usize, EncodeError> {
-        let cx = encoder::cx_of::<Self>(version)?;
-        let mut sizes = Sizes::new();
-        let size = encoder::size_of(self, cx, &mut sizes)?;
-        encoder::write_sized(self, buf, cx, &mut sizes)?;
+    fn encode_into(&self, buf: &mut BytesMut, version: i16) -> Result<usize, EncodeError> {
+        let encoder = self.encoder(version)?;
+        let size = encoder.len();
+        encoder.write_into(buf)?;
         Ok(size)
+    }
+
+    /// Encodes the message at `version` as chunks, the way Kafka's `SendBuilder`
+    /// sends it: one buffer of exactly its ordinary fields' bytes, and each records
+    /// field and `zero_copy` bytes field as a chunk of its own, the value's own
+    /// memory, not copied. The chunks hold the same bytes as
+    /// [`encode`](Message::encode) and go to a socket with one gather write
+    /// ([`ChunkedBytes`] is a [`bytes::Buf`]).
+    ///
+    /// ```
+    /// use bytes::{Buf, Bytes};
+    /// use kwire::{Message, Records};
+    ///
+    /// /// Carries records.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(kind = data, versions = "0")]
+    /// struct Batch {
+    ///     /// The partition.
+    ///     #[kafka(versions = "0+")]
+    ///     partition: i32,
+    ///     /// The records.
+    ///     #[kafka(versions = "0+", nullable = "0+")]
+    ///     records: Option<Records>,
+    /// }
+    ///
+    /// let payload = Bytes::from(vec![7; 16 * 1024]);
+    /// let batch = Batch { partition: 3, records: Some(Records(payload.clone())) };
+    /// let chunks = batch.encode_vectored(0).unwrap();
+    /// assert_eq!(chunks.chunk_count(), 2); // partition and length, then the records
+    /// assert_eq!(chunks.chunks().nth(1).unwrap().as_ptr(), payload.as_ptr()); // not copied
+    /// assert_eq!(chunks.to_bytes(), batch.encode(0).unwrap());
+    /// ```
+    fn encode_vectored(&self, version: i16) -> Result<ChunkedBytes, EncodeError> {
+        let (cx, size, mut sizes) = encoder::sized(self, &Self::SCHEMA, version)?;
+        encoder::to_chunks(self, &Self::SCHEMA, size, cx, &mut sizes)
     }
 
     /// Encodes the message at `version` into a buffer of exactly the right size.
@@ -154,10 +187,8 @@ pub trait Message: Struct {
     fn encode(&self, version: i16) -> Result<Bytes, EncodeError> {
         // Sized and written here, not through an `Encoder`, which would move the
         // record of sizes out of this frame and back.
-        let cx = encoder::cx_of::<Self>(version)?;
-        let mut sizes = Sizes::new();
-        let size = encoder::size_of(self, cx, &mut sizes)?;
-        encoder::to_bytes(self, size, cx, &mut sizes)
+        let (cx, size, mut sizes) = encoder::sized(self, &Self::SCHEMA, version)?;
+        encoder::to_bytes(self, &Self::SCHEMA, size, cx, &mut sizes)
     }
 
     /// [`encode`](Message::encode), refusing what a normal encode would drop
@@ -209,11 +240,9 @@ pub trait Message: Struct {
     /// assert_eq!(request.encode_strict(0).unwrap(), request.encode(0).unwrap());
     /// ```
     fn encode_strict(&self, version: i16) -> Result<Bytes, EncodeError> {
-        let cx = encoder::cx_of::<Self>(version)?;
-        encoder::check_lossless(self, cx)?;
-        let mut sizes = Sizes::new();
-        let size = encoder::size_of(self, cx, &mut sizes)?;
-        encoder::to_bytes(self, size, cx, &mut sizes)
+        encoder::check_lossless(self, &Self::SCHEMA, version)?;
+        let (cx, size, mut sizes) = encoder::sized(self, &Self::SCHEMA, version)?;
+        encoder::to_bytes(self, &Self::SCHEMA, size, cx, &mut sizes)
     }
 
     /// [`encoder`](Message::encoder), refusing what a normal encode would drop
@@ -237,16 +266,16 @@ pub trait Message: Struct {
     /// }
     ///
     /// let beat = Beat::default().with_sequence(7);
-    /// let mut frame = Vec::new();
+    /// let mut frame = bytes::BytesMut::new();
     /// let encoder = beat.encoder_strict(1).unwrap();
     /// frame.extend_from_slice(&(encoder.len() as i32).to_be_bytes());
     /// encoder.write_into(&mut frame).unwrap();
-    /// assert_eq!(frame, [0, 0, 0, 4, 0, 0, 0, 7]);
+    /// assert_eq!(frame[..], [0, 0, 0, 4, 0, 0, 0, 7]);
     /// let err = beat.with_rack("r1".into()).encoder_strict(1).unwrap_err();
     /// assert_eq!(err.path().to_string(), "Beat.Rack");
     /// ```
     fn encoder_strict(&self, version: i16) -> Result<Encoder<'_, Self>, EncodeError> {
-        encoder::check_lossless(self, encoder::cx_of::<Self>(version)?)?;
+        encoder::check_lossless(self, &Self::SCHEMA, version)?;
         Encoder::new(self, version)
     }
 
@@ -275,9 +304,8 @@ pub trait Message: Struct {
     /// assert!(beat.encode(1).is_ok()); // Kafka's rule drops the rack
     /// ```
     fn check_strict(&self, version: i16) -> Result<(), EncodeError> {
-        let cx = encoder::cx_of::<Self>(version)?;
-        encoder::check_lossless(self, cx)?;
-        encoder::size_of(self, cx, &mut Sizes::new()).map(|_| ())
+        encoder::check_lossless(self, &Self::SCHEMA, version)?;
+        encoder::sized(self, &Self::SCHEMA, version).map(drop)
     }
 
     /// Reads the message at `version` from the reader's position, leaving the reader

@@ -2,7 +2,7 @@
 //! may change in any release. It holds re-exports only; what they are lives in the
 //! modules named after their jobs.
 
-pub use bytes::{BufMut, Bytes};
+pub use bytes::Bytes;
 
 pub use crate::attribute_types::{
     BrokerIdEntity, FlexibleOverride, NullableField, ProducerIdEntity, StrDefault, StringEntity,
@@ -12,17 +12,17 @@ pub use crate::dispatch::{
     api_key_of, first_repeated_key, ApiRequest, ApiResponse, DispatchError, MessageEnum,
     RequestEnum, ResponseEnum, WithMessage, WrongMessage,
 };
-pub use crate::field_rules::FieldRules;
+pub use crate::field_rules::{absent, tag_not_in_version, FieldRules};
 pub use crate::message::{Message, Struct};
 pub use crate::schema::nested::{
-    keeps_unknown_tags_within, leaves_hold_no_struct, tags_within_flexible,
+    keeps_unknown_tags_within, leaves_are_leaves, tags_within_flexible,
 };
 pub use crate::schema::{
     FieldSchema, MessageKind, MessageSchema, MinSizes, StructSchema, TypeSchema,
 };
 pub use crate::wire::nullable::{read_nullable_struct, write_struct_null, write_struct_present};
 pub use crate::wire::tagged::{read_tagged_section, ReadTagged, TaggedSize, TaggedWriter};
-pub use crate::wire::{Cx, Nullable, Sizes, UnknownTaggedFields, Wire};
+pub use crate::wire::{Cx, Nullable, Sizes, UnknownTaggedFields, Wire, Writer};
 pub use crate::{DecodeError, EncodeError, Reader, VersionRange};
 
 #[cfg(feature = "json")]

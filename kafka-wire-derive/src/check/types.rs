@@ -5,7 +5,12 @@
 //! - an attribute that allows only some types is a trait the type must implement
 //!   (`NullableField`, … in the runtime's private module), whose own message says
 //!   what to do;
-//! - a rule about what a type holds (nested structs) is a named `const` assertion.
+//! - a rule about what a type holds (nested structs) is a named `const` assertion;
+//! - a field whose type is spelled as one of Kafka's leaf types (`i32`,
+//!   `KafkaString`, `Vec<Uuid>`, …) holds no struct and, unless spelled `Option`,
+//!   is no `Option`: it needs none of those assertions, and one assertion per struct
+//!   checks the spellings were what they seem (an alias could hide anything).
+//!   Most of Kafka's fields are such, and every item costs compile time.
 
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -15,23 +20,52 @@ use crate::entity_types;
 use crate::model::{Container, Field};
 use crate::private_path;
 use crate::range;
+use crate::spelling::{spelled_as_leaf, spelled_as_option};
 
-/// The type checks of every field.
+/// The type checks of every field, and the one check of the leaf spellings.
 pub fn type_checks(container: &Container) -> TokenStream {
-    container
+    let mut checks: TokenStream = container
         .fields
         .iter()
         .flat_map(|field| field_checks(container, field))
-        .collect()
+        .collect();
+    checks.extend(leaves_check(container));
+    checks
+}
+
+/// One assertion for the struct: the fields spelled as leaf types hold no struct,
+/// and those not spelled `Option` (and without nullable versions) are none.
+fn leaves_check(container: &Container) -> TokenStream {
+    let p = private_path::private();
+    let mut leaves = Vec::new();
+    let mut not_options = Vec::new();
+    for (index, field) in container.fields.iter().enumerate() {
+        if spelled_as_leaf(&field.ty) {
+            leaves.push(index);
+            if field.nullable.is_none() && !spelled_as_option(&field.ty) {
+                let ty = &field.ty;
+                not_options.push(quote!(<#ty as #p::FieldRules>::FIELD_IS_OPTION));
+            }
+        }
+    }
+    if leaves.is_empty() {
+        return quote!();
+    }
+    quote! {
+        const _: () = #p::leaves_are_leaves(FIELDS, &[#(#leaves),*], &[#(#not_options),*]);
+    }
 }
 
 fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
     let ty = &field.ty;
     let p = private_path::private();
     let rules = quote!(<#ty as #p::FieldRules>);
+    let leaf = spelled_as_leaf(ty);
     let mut checks = Vec::new();
     match field.nullable {
         Some(_) => checks.push(required(ty, "NullableField")),
+        // A leaf spelled otherwise than `Option` is none (`leaves_check`).
+        None if leaf && !spelled_as_option(ty) => {}
         None => checks.push(assertion(
             ty,
             "AN_OPTION_NEEDS_NULLABLE_VERSIONS",
@@ -52,7 +86,8 @@ fn field_checks(container: &Container, field: &Field) -> Vec<TokenStream> {
     if let Some(Some(required_trait)) = entity.as_deref().and_then(entity_types::required_trait) {
         checks.push(required(ty, required_trait));
     }
-    if let Some(message) = &container.message {
+    // A leaf holds no struct: nothing nested to check.
+    if let Some(message) = container.message.as_ref().filter(|_| !leaf) {
         let versions = range::tokens(field.versions.range);
         let flexible = range::tokens(message.flexible.range);
         let reached_flexible =

@@ -3,11 +3,12 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
-use syn::{GenericArgument, PathArguments, Type};
 
-use super::defaults::is_default_fn;
-use crate::model::Container;
+use super::defaults::{default_fn, is_default_fn};
+use crate::model::{Container, Field};
 use crate::private_path;
+use crate::range::{self, Range};
+use crate::spelling::spelled_as_leaf;
 
 /// Indices of tagged fields, in tag order.
 fn tagged_in_order(container: &Container) -> Vec<usize> {
@@ -21,68 +22,15 @@ fn tagged_in_order(container: &Container) -> Vec<usize> {
     tagged.into_iter().map(|(_, i)| i).collect()
 }
 
-/// The last path segments of the types that hold no struct: Kafka's scalars,
-/// strings, bytes, records and uuids as the runtime spells them.
-const LEAF_TYPES: &[&str] = &[
-    "bool",
-    "i8",
-    "i16",
-    "u16",
-    "i32",
-    "u32",
-    "i64",
-    "f64",
-    "Uuid",
-    "KafkaString",
-    "String",
-    "Bytes",
-    "Records",
-];
-
-/// True when `ty` is spelled as a type that holds no struct: a leaf type, or a
-/// `Vec`, `SmallVec` or `Option` of one. A guess from the spelling (aliases hide
-/// types from the macro), which only ever leaves out fields that need no strict
-/// pass: `leaves_hold_no_struct` checks the guess when the struct compiles.
-fn spelled_as_leaf(ty: &Type) -> bool {
-    match ty {
-        Type::Paren(inner) => spelled_as_leaf(&inner.elem),
-        Type::Group(inner) => spelled_as_leaf(&inner.elem),
-        Type::Array(array) => spelled_as_leaf(&array.elem),
-        Type::Path(path) if path.qself.is_none() => {
-            let Some(last) = path.path.segments.last() else {
-                return false;
-            };
-            match &last.arguments {
-                PathArguments::None => LEAF_TYPES.iter().any(|leaf| last.ident == leaf),
-                PathArguments::AngleBracketed(args)
-                    if ["Vec", "SmallVec", "Option"]
-                        .iter()
-                        .any(|container| last.ident == container) =>
-                {
-                    let mut types = args.args.iter().filter_map(|arg| match arg {
-                        GenericArgument::Type(ty) => Some(ty),
-                        _ => None,
-                    });
-                    matches!((types.next(), types.next()), (Some(ty), None) if spelled_as_leaf(ty))
-                }
-                _ => false,
-            }
-        }
-        _ => false,
-    }
-}
-
 /// `check_lossless`, strict encoding's pass: one runtime call for each field that
 /// can lose a value (the ignorable ones) or hold one that can (nested structs).
 /// Fields of neither kind, most of Kafka's, get no call, so that a struct of them
 /// keeps the trait's provided method and compiles nothing more; the spelling that
-/// tells them apart is checked by a `const` assertion. Returns the method and
-/// the assertion.
-fn strict_pass(container: &Container) -> (TokenStream, TokenStream) {
+/// tells them apart is checked by a `const` assertion (`check::types`).
+fn strict_pass(container: &Container) -> TokenStream {
     let p = private_path::private();
     let fields = &container.fields;
     let mut calls = Vec::new();
-    let mut leaves = Vec::new();
     for (index, field) in fields.iter().enumerate() {
         let (ty, ident) = (&field.ty, &field.ident);
         if field.ignorable {
@@ -90,9 +38,7 @@ fn strict_pass(container: &Container) -> (TokenStream, TokenStream) {
             calls.push(quote! {
                 <#ty as #p::FieldRules>::strict_ignorable(&self.#ident, &FIELDS[#index], cx, #is_default)?;
             });
-        } else if spelled_as_leaf(ty) {
-            leaves.push(index);
-        } else {
+        } else if !spelled_as_leaf(ty) {
             calls.push(quote! {
                 <#ty as #p::FieldRules>::strict_nested(&self.#ident, &FIELDS[#index], cx)?;
             });
@@ -108,34 +54,154 @@ fn strict_pass(container: &Container) -> (TokenStream, TokenStream) {
             }
         }
     });
-    let guard = (!leaves.is_empty()).then(|| {
-        quote! {
-            const _: () = #p::leaves_hold_no_struct(FIELDS, &[#(#leaves),*]);
-        }
-    });
-    (quote!(#method), quote!(#guard))
+    quote!(#method)
 }
 
-/// The `Wire` impl.
+/// When a version-dependent piece of code runs: at every version, at none, or
+/// where a comparison of the version `v` holds.
+enum When {
+    Always,
+    Never,
+    If(TokenStream),
+}
+
+impl When {
+    /// The versions of `range`, knowing that `v` is one of `known` (a message's
+    /// versions; every version for a nested struct, whose parents decide). Worked
+    /// out here, when the program compiles, so that a field costs one comparison of
+    /// the version, or none, and not a walk through its schema.
+    fn versions(range: Range, known: Range) -> When {
+        let range = range.intersect(known);
+        if range.is_empty() {
+            return When::Never;
+        }
+        let (min, max) = (range::lowest(range), range::highest(range));
+        let (known_min, known_max) = (range::lowest(known), range::highest(known));
+        match (min <= known_min, max >= known_max) {
+            (true, true) => When::Always,
+            (true, false) => When::If(quote!(v <= #max)),
+            (false, true) => When::If(quote!(v >= #min)),
+            (false, false) if min == max => When::If(quote!(v == #min)),
+            (false, false) => When::If(quote!(v >= #min && v <= #max)),
+        }
+    }
+
+    /// The condition as a `bool` expression, parenthesized to be an operand.
+    fn expr(&self) -> TokenStream {
+        match self {
+            When::Always => quote!(true),
+            When::Never => quote!(false),
+            When::If(cond) => quote!((#cond)),
+        }
+    }
+
+    /// `code`, guarded by the condition.
+    fn guard(&self, code: TokenStream) -> TokenStream {
+        match self {
+            When::Always => code,
+            When::Never => quote!(),
+            When::If(cond) => quote!(if #cond { #code }),
+        }
+    }
+}
+
+/// The versions that have `field` in its struct's body: its versions before the
+/// tagged ones (which the check stage has made an open-ended tail of them).
+fn body_range(field: &Field) -> Range {
+    let versions = field.versions.range;
+    match field.tagged.range.min() {
+        None => versions,
+        Some(0) => Range::NONE,
+        Some(first_tagged) => versions.intersect(Range::new(0, first_tagged - 1)),
+    }
+}
+
+/// What the derive knows of a struct's versions: a message's own; every version
+/// for a nested struct.
+fn known_versions(container: &Container) -> Range {
+    container
+        .message
+        .as_ref()
+        .map_or(Range::at_least(0), |message| message.versions.range)
+}
+
+/// The context a field's value is coded in at version `v` inside a struct coded at
+/// `cx`: compact where the struct is, unless the field's own flexible versions say
+/// otherwise, and nullable in the field's nullable versions.
+fn value_cx(field: &Field, known: Range) -> TokenStream {
+    let p = private_path::private();
+    let flexible = match field.flexible {
+        Some(flexible) => When::versions(flexible.range, known).expr(),
+        None => quote!(cx.flexible),
+    };
+    let nullable = match field.nullable {
+        Some(nullable) => When::versions(nullable.range, known).expr(),
+        None => quote!(false),
+    };
+    quote!(#p::Cx { version: v, flexible: #flexible, nullable: #nullable })
+}
+
+/// True when the field at `index` holds its default.
+fn is_default_expr(field: &Field, index: usize, value: TokenStream) -> TokenStream {
+    let p = private_path::private();
+    let ty = &field.ty;
+    match &field.default {
+        None => quote!(<#ty as #p::FieldRules>::is_schema_default_value(#value)),
+        Some(_) => {
+            let default = default_fn(index);
+            quote!(<#ty as #p::FieldRules>::is_default_value(#value, #default))
+        }
+    }
+}
+
+/// The `Wire` impl: for each field, the comparison of the version that puts it in
+/// the body (or the tagged section) and one runtime call. Not `#[inline]`: each
+/// struct's codec is compiled once, in the crate that defines it, not again in
+/// every crate that encodes or decodes it.
 pub fn wire_impl(container: &Container) -> TokenStream {
     let ident = &container.ident;
     let p = private_path::private();
     let fields = &container.fields;
-    let tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
-    let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
-    let index: Vec<usize> = (0..fields.len()).collect();
-    let is_default: Vec<Ident> = index.iter().map(|&i| is_default_fn(i)).collect();
+    let known = known_versions(container);
 
-    let (strict, strict_guard) = strict_pass(container);
+    let strict = strict_pass(container);
     let tagged = tagged_in_order(container);
     let known_tags = tagged.len() as u32;
-    let t_tys: Vec<_> = tagged.iter().map(|&i| &fields[i].ty).collect();
-    let t_idents: Vec<_> = tagged.iter().map(|&i| &fields[i].ident).collect();
-    let t_is_default: Vec<Ident> = tagged.iter().map(|&i| is_default_fn(i)).collect();
-    let t_tags: Vec<u32> = tagged
-        .iter()
-        .filter_map(|&i| fields[i].tag_number())
-        .collect();
+
+    let mut size_body = Vec::new();
+    let mut write_body = Vec::new();
+    let mut read_body = Vec::new();
+    for (index, field) in fields.iter().enumerate() {
+        let (ty, ident) = (&field.ty, &field.ident);
+        let body = When::versions(body_range(field), known);
+        let vcx = value_cx(field, known);
+        let codec = if field.zero_copy.is_some() {
+            quote!(#p::ZeroCopy)
+        } else {
+            quote!(#p::FieldRules)
+        };
+        size_body.push(body.guard(quote! {
+            size += <#ty as #codec>::size_field(&self.#ident, &FIELDS[#index], #vcx, sizes)?;
+        }));
+        write_body.push(body.guard(quote! {
+            <#ty as #codec>::write_field(&self.#ident, w, #vcx, sizes)?;
+        }));
+        read_body.push(body.guard(quote! {
+            <#ty as #p::FieldRules>::read_field(&mut this.#ident, reader, &FIELDS[#index], #vcx)?;
+        }));
+        // Kafka's presence rule for a version that lacks the field: only a field
+        // that is neither ignorable nor in every version can be refused.
+        let in_versions = When::versions(field.versions.range, known);
+        if !field.ignorable && !matches!(in_versions, When::Always) {
+            let lacking = in_versions.expr();
+            let is_default = is_default_expr(field, index, quote!(&self.#ident));
+            size_body.push(quote! {
+                if !#lacking && !#is_default {
+                    return ::core::result::Result::Err(#p::absent(&FIELDS[#index], v));
+                }
+            });
+        }
+    }
 
     // `unknown` binds the unknown-tags field, typed where it is taken so a field of
     // another type is reported on its type, once per kind of borrow.
@@ -161,34 +227,59 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         }
     };
 
-    // A struct without tags of its own needs no section state while sizing.
-    let size_section = if tagged.is_empty() {
-        quote! {
-            #unknown_ref
-            size += #p::TaggedSize::of_unknown_only(unknown, cx)?;
-        }
+    // The tagged section. A struct without tags of its own needs no section state.
+    let (size_section, write_section, read_tags) = if tagged.is_empty() {
+        (
+            quote! {
+                #unknown_ref
+                size += #p::TaggedSize::of_unknown_only(unknown, cx)?;
+            },
+            quote! {
+                #unknown_ref
+                #p::TaggedWriter::write_unknown_only(w, unknown);
+            },
+            Vec::new(),
+        )
     } else {
-        quote! {
-            let mut section = #p::TaggedSize::begin(#known_tags, cx, sizes);
-            #( <#t_tys as #p::FieldRules>::size_tagged(&self.#t_idents, &mut section, &FIELDS[#tagged], cx, sizes, #t_is_default)?; )*
-            #unknown_ref
-            size += section.finish(unknown, #known_tags, cx.version)?;
+        let mut size_tags = Vec::new();
+        let mut write_tags = Vec::new();
+        let mut read_tags = Vec::new();
+        for &index in &tagged {
+            let field = &fields[index];
+            let (ty, ident) = (&field.ty, &field.ident);
+            let tag = field.tag_number().unwrap_or_default();
+            let when = When::versions(field.tagged.range, known).expr();
+            let vcx = value_cx(field, known);
+            let is_default = is_default_expr(field, index, quote!(&self.#ident));
+            size_tags.push(quote! {
+                <#ty as #p::FieldRules>::size_tagged(&self.#ident, &mut section, &FIELDS[#index], #when && !#is_default, #vcx, sizes)?;
+            });
+            write_tags.push(quote! {
+                <#ty as #p::FieldRules>::write_tagged(&self.#ident, &mut section, w, #tag, #vcx, sizes)?;
+            });
+            read_tags.push(quote! {
+                #tag => if #when {
+                    <#ty as #p::FieldRules>::read_tagged(&mut this.#ident, reader, &FIELDS[#index], #vcx)
+                } else {
+                    ::core::result::Result::Err(#p::tag_not_in_version(reader, &FIELDS[#index], v))
+                },
+            });
         }
-    };
-
-    // The same for writing.
-    let write_section = if tagged.is_empty() {
-        quote! {
-            #unknown_ref
-            #p::TaggedWriter::write_unknown_only(buf, unknown);
-        }
-    } else {
-        quote! {
-            #unknown_ref
-            let mut section = #p::TaggedWriter::begin(buf, #known_tags, unknown, sizes)?;
-            #( <#t_tys as #p::FieldRules>::write_tagged(&self.#t_idents, &mut section, buf, &FIELDS[#tagged], cx, sizes)?; )*
-            section.finish(buf);
-        }
+        (
+            quote! {
+                let mut section = #p::TaggedSize::begin(#known_tags, cx, sizes);
+                #(#size_tags)*
+                #unknown_ref
+                size += section.finish(unknown, #known_tags, v)?;
+            },
+            quote! {
+                #unknown_ref
+                let mut section = #p::TaggedWriter::begin(w, #known_tags, unknown, sizes)?;
+                #(#write_tags)*
+                section.finish(w);
+            },
+            read_tags,
+        )
     };
 
     quote! {
@@ -198,17 +289,19 @@ pub fn wire_impl(container: &Container) -> TokenStream {
 
             #strict
 
-            #[inline]
+            #[allow(unused_variables, clippy::manual_range_contains)]
             fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
+                let v: i16 = cx.version;
                 let mut size = 0usize;
-                #( size += <#tys as #p::FieldRules>::size_field(&self.#idents, &FIELDS[#index], cx, sizes, #is_default)?; )*
+                #(#size_body)*
                 #size_section
                 ::core::result::Result::Ok(size)
             }
 
-            #[inline]
-            fn write<B: #p::BufMut>(&self, buf: &mut B, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> {
-                #( <#tys as #p::FieldRules>::write_field(&self.#idents, buf, &FIELDS[#index], cx, sizes)?; )*
+            #[allow(unused_variables, clippy::manual_range_contains)]
+            fn write(&self, w: &mut #p::Writer, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> {
+                let v: i16 = cx.version;
+                #(#write_body)*
                 if cx.flexible {
                     #write_section
                 }
@@ -223,17 +316,17 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 <Self as ::core::default::Default>::default()
             }
 
-            #[inline]
             fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
                 let mut this = <Self as ::core::default::Default>::default();
                 <Self as #p::Wire>::read_in_place(&mut this, reader, cx)?;
                 ::core::result::Result::Ok(this)
             }
 
-            #[inline]
+            #[allow(unused_variables, clippy::manual_range_contains)]
             fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
+                let v: i16 = cx.version;
                 let this = self;
-                #( <#tys as #p::FieldRules>::read_field(&mut this.#idents, reader, &FIELDS[#index], cx)?; )*
+                #(#read_body)*
                 if cx.flexible {
                     #p::read_tagged_section(reader, this, cx)?;
                 }
@@ -241,16 +334,15 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             }
         }
 
-        #strict_guard
-
         // Reached through a `dyn` from the one tagged-section loop in the runtime.
         #[automatically_derived]
         impl #p::ReadTagged for #ident {
-            #[allow(unused_variables)]
+            #[allow(unused_variables, clippy::manual_range_contains)]
             fn read_tag(&mut self, tag: u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<bool, #p::DecodeError> {
+                let v: i16 = cx.version;
                 let this = self;
                 match tag {
-                    #( #t_tags => <#t_tys as #p::FieldRules>::read_tagged(&mut this.#t_idents, reader, &FIELDS[#tagged], cx), )*
+                    #(#read_tags)*
                     _ => ::core::result::Result::Ok(false),
                 }
             }
@@ -275,48 +367,16 @@ pub fn nullable_impl(ident: &Ident) -> TokenStream {
             #[inline]
             fn null_size(_cx: #p::Cx) -> usize { 1 }
             #[inline]
-            fn write_null<B: #p::BufMut>(buf: &mut B, _cx: #p::Cx) { #p::write_struct_null(buf) }
+            fn write_null(w: &mut #p::Writer, _cx: #p::Cx) { #p::write_struct_null(w) }
             #[inline]
             fn present_marker_size() -> usize { 1 }
             #[inline]
-            fn write_present_marker<B: #p::BufMut>(buf: &mut B) { #p::write_struct_present(buf) }
+            fn write_present_marker(w: &mut #p::Writer) { #p::write_struct_present(w) }
             #[inline]
             fn read_nullable(reader: &mut #p::Reader<'_>, cx: #p::Cx)
                 -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
                 #p::read_nullable_struct(reader, cx)
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_spellings_of_types_without_structs_are_leaves() {
-        let leaves: [Type; 7] = [
-            syn::parse_quote!(i32),
-            syn::parse_quote!(kwire::KafkaString),
-            syn::parse_quote!(Option<KafkaString>),
-            syn::parse_quote!(Vec<Uuid>),
-            syn::parse_quote!(SmallVec<[i32; 4]>),
-            syn::parse_quote!(Option<Vec<::kwire::Records>>),
-            syn::parse_quote!((bool)),
-        ];
-        for ty in &leaves {
-            assert!(spelled_as_leaf(ty), "{}", quote!(#ty));
-        }
-        let others: [Type; 6] = [
-            syn::parse_quote!(Topic),
-            syn::parse_quote!(Vec<Topic>),
-            syn::parse_quote!(Option<Topic>),
-            syn::parse_quote!(BrokerIds),
-            syn::parse_quote!(Vec<i32, Topic>),
-            syn::parse_quote!(<T as Trait>::KafkaString),
-        ];
-        for ty in &others {
-            assert!(!spelled_as_leaf(ty), "{}", quote!(#ty));
         }
     }
 }

@@ -21,14 +21,11 @@ pub fn is_default_fn(index: usize) -> Ident {
     format_ident!("__kafka_is_default_{}", index)
 }
 
-/// The two helpers of a field's default. The default is written out once, so a
-/// default that does not fit the type fails to type-check once, spanned on the
-/// literal; comparing with it needs the type to be `PartialEq`, which (asked of
-/// `Wire`, like every use of the type) is reported on the type.
-fn field_helpers(field: &Field, index: usize) -> TokenStream {
+/// The value of a field's default, as an expression.
+fn default_value(field: &Field) -> TokenStream {
     let ty = &field.ty;
     let p = private_path::private();
-    let value = match &field.default {
+    match &field.default {
         None => quote!(<#ty as #p::FieldRules>::schema_default_value()),
         Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
         Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
@@ -38,27 +35,44 @@ fn field_helpers(field: &Field, index: usize) -> TokenStream {
             let p = private_path::private_at(s.span());
             quote_spanned!(s.span()=> #p::StrDefault::from_default(#s))
         }
-    };
-    let default = default_fn(index);
-    let is_default = is_default_fn(index);
-    let compare = match &field.default {
-        None => {
-            quote!(<#ty as #p::FieldRules>::is_schema_default_value(value))
-        }
-        Some(_) => {
-            quote!(<#ty as #p::FieldRules>::is_default_value(value, #default))
-        }
-    };
-    quote! {
-        #[inline]
-        fn #default() -> #ty {
-            #value
-        }
-        #[inline]
-        fn #is_default(value: &#ty) -> bool {
-            #compare
-        }
     }
+}
+
+/// The helpers of a field's default, where something needs them: a `default`
+/// attribute's value, written out once in a function so that a default that does
+/// not fit the type fails to type-check once, spanned on the literal; and, for
+/// strict encoding's pass over an ignorable field and for the JSON form, a
+/// function telling whether the field holds its default (which needs the type to
+/// be `PartialEq`, asked of `Wire` like every use of the type, so reported on the
+/// type). Fields without either cost no items.
+fn field_helpers(field: &Field, index: usize) -> TokenStream {
+    let ty = &field.ty;
+    let p = private_path::private();
+    let default = default_fn(index);
+    let default_helper = field.default.as_ref().map(|_| {
+        let value = default_value(field);
+        quote! {
+            #[inline]
+            fn #default() -> #ty {
+                #value
+            }
+        }
+    });
+    let needs_is_default = field.ignorable || cfg!(feature = "json");
+    let is_default_helper = needs_is_default.then(|| {
+        let is_default = is_default_fn(index);
+        let compare = match &field.default {
+            None => quote!(<#ty as #p::FieldRules>::is_schema_default_value(value)),
+            Some(_) => quote!(<#ty as #p::FieldRules>::is_default_value(value, #default)),
+        };
+        quote! {
+            #[inline]
+            fn #is_default(value: &#ty) -> bool {
+                #compare
+            }
+        }
+    });
+    quote!(#default_helper #is_default_helper)
 }
 
 /// Every field's helpers.
@@ -75,7 +89,14 @@ pub fn helpers(container: &Container) -> TokenStream {
 pub fn default_impl(container: &Container) -> TokenStream {
     let ident = &container.ident;
     let idents = container.fields.iter().map(|f| &f.ident);
-    let defaults = (0..container.fields.len()).map(default_fn);
+    let defaults = container.fields.iter().enumerate().map(|(index, field)| {
+        if field.default.is_some() {
+            let default = default_fn(index);
+            quote!(#default())
+        } else {
+            default_value(field)
+        }
+    });
     let unknown = container
         .unknown_field()
         .map(|u| &u.ident)
@@ -85,7 +106,7 @@ pub fn default_impl(container: &Container) -> TokenStream {
         impl ::core::default::Default for #ident {
             #[inline]
             fn default() -> Self {
-                Self { #(#idents: #defaults(),)* #unknown }
+                Self { #(#idents: #defaults,)* #unknown }
             }
         }
     }

@@ -84,13 +84,13 @@ pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> To
         #wire_impl {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
             fn size(&self, _: #p::Cx, _: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> { #failed }
-            fn write<B: #p::BufMut>(&self, _: &mut B, _: #p::Cx, _: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> { #failed }
+            fn write(&self, _: &mut #p::Writer, _: #p::Cx, _: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> { #failed }
             fn read(_: &mut #p::Reader<'_>, _: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> { #failed }
             fn schema_default() -> Self { #failed }
         }
         #nullable_impl {
             fn null_size(_: #p::Cx) -> usize { #failed }
-            fn write_null<B: #p::BufMut>(_: &mut B, _: #p::Cx) { #failed }
+            fn write_null(_: &mut #p::Writer, _: #p::Cx) { #failed }
             fn read_nullable(_: &mut #p::Reader<'_>, _: #p::Cx)
                 -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> { #failed }
         }

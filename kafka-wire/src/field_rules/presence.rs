@@ -1,7 +1,10 @@
 //! Kafka's presence rule: whether a field's value may be written at a version, and
-//! may be taken when read. One rule for the binary codec ([`FieldRules`]) and the
-//! JSON form (`json::field`), each turning a [`Refusal`] into its own typed error
-//! (`EncodeErrorKind` or `JsonErrorKind`), so that the two cannot drift apart.
+//! may be taken when read, as the JSON form (`json::field`) and strict encoding ask
+//! it of a field's schema at run time, each turning a [`Refusal`] into its own typed
+//! error. The binary codec ([`FieldRules`]) applies the same rule as the derive
+//! works it out from the same attributes when the program compiles: one comparison
+//! of the version per field, and [`absent`](super::absent) for a refused value; the
+//! `presence_rules_agree` tests hold the two to the same answers.
 //!
 //! - A version that lacks a field: the value is dropped when the field is
 //!   ignorable or the value its default, and refused otherwise (Kafka's
@@ -25,6 +28,7 @@ use crate::schema::FieldSchema;
 
 /// Why Kafka's rules refuse a field's value at a version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(feature = "json"), allow(dead_code))]
 pub(crate) enum Refusal {
     /// The version lacks the field, which is not ignorable, and the value is not
     /// its default: the value would be lost.
@@ -37,6 +41,7 @@ pub(crate) enum Refusal {
 /// lacks it and the value may be dropped (the field is ignorable or the value
 /// holds its default; `holds_default` is asked only then); refused otherwise.
 #[inline(always)]
+#[cfg_attr(not(feature = "json"), allow(dead_code))]
 pub(crate) fn in_version(
     field: &FieldSchema,
     version: i16,
@@ -67,6 +72,7 @@ pub(crate) fn drops_value(
 /// Refuses a null value (`is_null`) at a `version` in which `field` is not
 /// nullable.
 #[inline(always)]
+#[cfg_attr(not(feature = "json"), allow(dead_code))]
 pub(crate) fn null_allowed(
     field: &FieldSchema,
     version: i16,

@@ -55,20 +55,27 @@ pub const fn keeps_unknown_tags_within(ty: &TypeSchema, flexible: VersionRange) 
     true
 }
 
-/// Fails to compile a struct where one of the `fields` at `indices` holds a
-/// struct: the derive leaves fields spelled as Kafka's scalar, string, bytes,
-/// records or uuid types (or arrays and `Option`s of them) out of strict
-/// encoding's pass, and checks here that the spelling did not hide a struct (an
-/// import renamed `KafkaString`, say). The panic is here, once, rather than an
-/// `assert!` in every struct's expansion, which measured 1.6 % of the messages
-/// crate's front end.
-pub const fn leaves_hold_no_struct(fields: &[FieldSchema], indices: &[usize]) {
-    if !hold_no_struct(fields, indices) {
+/// Checks, when a struct compiles, what the derive guessed from the spelling of
+/// its field types: the fields at `leaves` (spelled as Kafka's scalars, strings,
+/// bytes, records or uuids, or arrays or options of them) hold no struct, and
+/// `options` (whether each leaf spelled otherwise than `Option`, without nullable
+/// versions, is an `Option`) are all false. An alias can hide a struct or an
+/// `Option` behind such a name; then the checks the derive left out would be
+/// needed, and this stops the build instead. One call per struct rather than an
+/// `assert!` per field: each `const` item costs the front end.
+pub const fn leaves_are_leaves(fields: &[FieldSchema], leaves: &[usize], options: &[bool]) {
+    if !hold_no_struct(fields, leaves) {
         panic!("a field's type is spelled as a Kafka scalar, string, bytes, records or uuid type, but it holds a struct: refer to the struct by a name of its own");
+    }
+    let mut i = 0;
+    while i < options.len() {
+        if options[i] {
+            panic!("a field's type is spelled as a Kafka scalar, string, bytes, records or uuid type, but it is an `Option`: spell it `Option<...>`, with `nullable` versions");
+        }
+        i += 1;
     }
 }
 
-/// True when none of the `fields` at `indices` holds a struct.
 const fn hold_no_struct(fields: &[FieldSchema], indices: &[usize]) -> bool {
     let mut i = 0;
     while i < indices.len() {

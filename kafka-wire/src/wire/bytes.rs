@@ -3,10 +3,10 @@
 
 use std::ops::Deref;
 
-use bytes::{BufMut, Bytes};
+use bytes::Bytes;
 
 use super::length::{self, Classic};
-use super::{Cx, Nullable, Sizes, Wire};
+use super::{Cx, Nullable, Sizes, Wire, Writer};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, EncodeError, Reader};
 
@@ -43,29 +43,52 @@ impl From<Bytes> for Records {
     }
 }
 
+/// The `Bytes` behind a bytes-like value.
+trait AsBytes {
+    fn as_bytes(&self) -> &Bytes;
+}
+
+impl AsBytes for Bytes {
+    #[inline(always)]
+    fn as_bytes(&self) -> &Bytes {
+        self
+    }
+}
+
+impl AsBytes for Records {
+    #[inline(always)]
+    fn as_bytes(&self) -> &Bytes {
+        &self.0
+    }
+}
+
 /// Defines `Wire` and `Nullable` for a bytes-like type from its constructor.
+/// Records are zero-copy (attached, not copied, by a vectored writer) and counted
+/// as such while sizing; plain bytes are zero-copy only in a `zero_copy` field.
 macro_rules! bytes_like {
-    ($ty:ty, $schema:ident, $from_bytes:expr, starts_null: $starts_null:expr) => {
+    ($ty:ty, $schema:ident, $from_bytes:expr, starts_null: $starts_null:expr, zero_copy: $zero_copy:expr) => {
         impl Wire for $ty {
             const TYPE: TypeSchema = TypeSchema::$schema;
 
             #[inline]
-            fn size(&self, cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
-                let bytes: &[u8] = self.as_ref();
+            fn size(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
+                let bytes: &Bytes = AsBytes::as_bytes(self);
                 length::check(bytes.len(), cx, Classic::Int32)?;
+                if $zero_copy {
+                    sizes.add_zero_copy(bytes.len());
+                }
                 Ok(length::size(Some(bytes.len()), cx, Classic::Int32) + bytes.len())
             }
 
             #[inline]
-            fn write<B: BufMut>(
-                &self,
-                buf: &mut B,
-                cx: Cx,
-                _sizes: &mut Sizes,
-            ) -> Result<(), EncodeError> {
-                let bytes: &[u8] = self.as_ref();
-                length::put(buf, Some(bytes.len()), cx, Classic::Int32)?;
-                buf.put_slice(bytes);
+            fn write(&self, w: &mut Writer, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
+                let bytes: &Bytes = AsBytes::as_bytes(self);
+                length::put(w, Some(bytes.len()), cx, Classic::Int32)?;
+                if $zero_copy {
+                    w.put_zero_copy(bytes);
+                } else {
+                    w.put_slice(bytes);
+                }
                 Ok(())
             }
 
@@ -84,8 +107,8 @@ macro_rules! bytes_like {
                 length::size(None, cx, Classic::Int32)
             }
 
-            fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
-                let _ = length::put(buf, None, cx, Classic::Int32);
+            fn write_null(w: &mut Writer, cx: Cx) {
+                let _ = length::put(w, None, cx, Classic::Int32);
             }
 
             fn starts_null() -> bool {
@@ -103,9 +126,42 @@ macro_rules! bytes_like {
     };
 }
 
-bytes_like!(Bytes, Bytes, std::convert::identity, starts_null: false);
+bytes_like!(Bytes, Bytes, std::convert::identity, starts_null: false, zero_copy: false);
 // Kafka's generator gives records fields no empty default: they start out null.
-bytes_like!(Records, Records, Records, starts_null: true);
+bytes_like!(Records, Records, Records, starts_null: true, zero_copy: true);
+
+/// The codec of a `zero_copy` bytes field: its value is attached by a vectored
+/// writer, as records are. Generated code names it through
+/// [`ZeroCopy`](crate::attribute_types::ZeroCopy), which only bytes implement.
+#[inline]
+pub(crate) fn size_zero_copy(
+    bytes: Option<&Bytes>,
+    cx: Cx,
+    sizes: &mut Sizes,
+) -> Result<usize, EncodeError> {
+    match bytes {
+        Some(bytes) => {
+            length::check(bytes.len(), cx, Classic::Int32)?;
+            sizes.add_zero_copy(bytes.len());
+            Ok(length::size(Some(bytes.len()), cx, Classic::Int32) + bytes.len())
+        }
+        None => Ok(length::size(None, cx, Classic::Int32)),
+    }
+}
+
+/// Writes a `zero_copy` bytes field sized by [`size_zero_copy`].
+#[inline]
+pub(crate) fn write_zero_copy(
+    bytes: Option<&Bytes>,
+    w: &mut Writer,
+    cx: Cx,
+) -> Result<(), EncodeError> {
+    length::put(w, bytes.map(Bytes::len), cx, Classic::Int32)?;
+    if let Some(bytes) = bytes {
+        w.put_zero_copy(bytes);
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {
@@ -122,14 +178,28 @@ mod tests {
     #[test]
     fn compact_null_and_value() {
         let cx = Cx::new(0, true).with_nullable(true);
-        let mut out = Vec::new();
-        Option::<Records>::None
-            .write(&mut out, cx, &mut Sizes::new())
-            .unwrap();
-        Some(Records(Bytes::from_static(b"ab")))
-            .write(&mut out, cx, &mut Sizes::new())
-            .unwrap();
-        assert_eq!(out, [0, 3, b'a', b'b']);
+        assert_eq!(super::super::written(&Option::<Records>::None, cx), [0]);
+        let records = Some(Records(Bytes::from_static(b"ab")));
+        assert_eq!(super::super::written(&records, cx), [3, b'a', b'b']);
+    }
+
+    #[test]
+    fn records_are_counted_as_zero_copy_and_attached_by_a_vectored_writer() {
+        use bytes::Buf;
+        let records = Records(Bytes::from(vec![5u8; 100]));
+        let cx = Cx::new(0, false);
+        let mut sizes = Sizes::new();
+        assert_eq!(records.size(cx, &mut sizes).unwrap(), 104);
+        assert_eq!(sizes.zero_copy(), 100);
+        let mut writer = Writer::vectored(4);
+        records.write(&mut writer, cx, &mut sizes).unwrap();
+        let chunks = writer.into_chunks();
+        assert_eq!(chunks.remaining(), 104);
+        assert_eq!(chunks.chunks().nth(1).unwrap().as_ptr(), records.as_ptr());
+        // Plain bytes are copied.
+        let mut sizes = Sizes::new();
+        Bytes::from_static(b"xy").size(cx, &mut sizes).unwrap();
+        assert_eq!(sizes.zero_copy(), 0);
     }
 
     #[test]

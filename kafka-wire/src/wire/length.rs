@@ -1,10 +1,8 @@
 //! Length and count prefixes: int16 / int32 with -1 for null in classic versions,
 //! unsigned varint of length + 1 with 0 for null in flexible ones.
 
-use bytes::BufMut;
-
-use super::varint::{put_unsigned_varint, unsigned_varint_size};
-use super::Cx;
+use super::varint::unsigned_varint_size;
+use super::{Cx, Writer};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
 
 /// The width of a classic (non-flexible) length prefix.
@@ -56,8 +54,8 @@ pub(crate) fn check(len: usize, cx: Cx, classic: Classic) -> Result<(), EncodeEr
 
 /// Writes the prefix for `len` (or null). `len` must have passed [`check`].
 #[inline(always)]
-pub(crate) fn put<B: BufMut>(
-    buf: &mut B,
+pub(crate) fn put(
+    buf: &mut Writer,
     len: Option<usize>,
     cx: Cx,
     classic: Classic,
@@ -66,7 +64,7 @@ pub(crate) fn put<B: BufMut>(
         check(n, cx, classic)?;
     }
     if cx.flexible {
-        put_unsigned_varint(buf, len.map_or(0, |n| n as u32 + 1));
+        buf.put_unsigned_varint(len.map_or(0, |n| n as u32 + 1));
     } else {
         match classic {
             Classic::Int16 => buf.put_i16(len.map_or(-1, |n| n as i16)),

@@ -5,7 +5,8 @@
 //! type from its Rust type (so type aliases work). Derived structs implement it too.
 
 pub(crate) mod array;
-mod bytes;
+pub(crate) mod bytes;
+mod chunks;
 pub(crate) mod length;
 pub(crate) mod nullable;
 mod primitive;
@@ -15,15 +16,16 @@ pub(crate) mod string;
 pub(crate) mod tagged;
 mod uuid;
 pub mod varint;
+mod writer;
 
 pub use self::bytes::Records;
+pub use chunks::ChunkedBytes;
 pub use nullable::Nullable;
 pub use sizes::Sizes;
 pub use string::KafkaString;
 pub use tagged::{RawTaggedField, UnknownTaggedFields};
 pub use uuid::{Uuid, UuidParseError};
-
-use ::bytes::BufMut;
+pub use writer::Writer;
 
 use crate::schema::TypeSchema;
 use crate::{DecodeError, EncodeError, Reader};
@@ -67,6 +69,18 @@ impl Cx {
     }
 }
 
+/// The bytes `value` encodes to at `cx`, sized first as an encode does.
+#[cfg(test)]
+pub(crate) fn written<T: Wire>(value: &T, cx: Cx) -> Vec<u8> {
+    let mut sizes = Sizes::new();
+    let size = value.size(cx, &mut sizes).expect("sized");
+    let mut writer = Writer::contiguous(size);
+    value.write(&mut writer, cx, &mut sizes).expect("written");
+    let out = writer.into_buf().to_vec();
+    assert_eq!(out.len(), size, "size and write disagree");
+    out
+}
+
 /// A Rust type that stands for a Kafka type: its schema type and its codec.
 ///
 /// Encoding is two passes, Kafka's way: [`size`](Wire::size) checks the value can be
@@ -80,18 +94,17 @@ impl Cx {
 /// crate and every derived one is tested for it).
 ///
 /// ```
-/// use bytes::Bytes;
-/// use kwire::wire::Sizes;
+/// use kwire::wire::{Sizes, Writer};
 /// use kwire::{Cx, KafkaString, Reader, Wire};
 ///
 /// let cx = Cx::new(3, true); // flexible: compact string
 /// let value = KafkaString::from_static("u03");
 /// let mut sizes = Sizes::new();
 /// assert_eq!(value.size(cx, &mut sizes).unwrap(), 4);
-/// let mut out = Vec::new();
+/// let mut out = Writer::contiguous(4);
 /// value.write(&mut out, cx, &mut sizes).unwrap();
-/// assert_eq!(out, [0x04, b'u', b'0', b'3']);
-/// let input = Bytes::from(out);
+/// let input = out.into_buf().freeze();
+/// assert_eq!(input[..], [0x04, b'u', b'0', b'3']);
 /// assert_eq!(KafkaString::read(&mut Reader::new(&input), cx).unwrap(), "u03");
 /// ```
 #[diagnostic::on_unimplemented(
@@ -117,7 +130,11 @@ pub trait Wire: Sized {
 
     /// Writes the value. Requires a prior successful [`size`](Wire::size) of the same
     /// value at the same `cx`, into the same `sizes`.
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
+    ///
+    /// One concrete [`Writer`] rather than any `BufMut`: each struct's writer is
+    /// compiled once, where the struct is defined, and a vectored writer can attach
+    /// records instead of copying them.
+    fn write(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
 
     /// Strict encoding's pass ([`Message::encode_strict`](crate::Message::encode_strict)):
     /// fails when writing the value at `cx` would silently drop something set

@@ -1,10 +1,8 @@
 //! `Option<T>`: the nullable form of strings, bytes, records, arrays and structs.
 
-use bytes::BufMut;
-
-use super::{Cx, Sizes, Wire};
+use super::{Cx, Sizes, Wire, Writer};
 use crate::schema::TypeSchema;
-use crate::{DecodeError, EncodeError, Reader};
+use crate::{DecodeError, EncodeError, EncodeErrorKind, Reader};
 
 /// A Kafka type that has a null form on the wire.
 ///
@@ -15,10 +13,13 @@ use crate::{DecodeError, EncodeError, Reader};
 /// use kwire::{Cx, KafkaString, Wire};
 ///
 /// let none: Option<KafkaString> = None;
-/// let mut out = Vec::new();
+/// let mut out = kwire::wire::Writer::contiguous(2);
 /// let cx = Cx::new(0, false).with_nullable(true);
 /// none.write(&mut out, cx, &mut kwire::wire::Sizes::new()).unwrap();
-/// assert_eq!(out, [0xff, 0xff]); // int16 -1
+/// assert_eq!(out.into_buf()[..], [0xff, 0xff]); // int16 -1
+/// // Where the version does not allow null, sizing refuses it.
+/// let strict = Cx::new(0, false);
+/// assert!(none.size(strict, &mut kwire::wire::Sizes::new()).is_err());
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be null in Kafka's protocol",
@@ -29,7 +30,7 @@ pub trait Nullable: Wire {
     /// Size of the null marker.
     fn null_size(cx: Cx) -> usize;
     /// Writes the null marker.
-    fn write_null<B: BufMut>(buf: &mut B, cx: Cx);
+    fn write_null(w: &mut Writer, cx: Cx);
     /// Reads a value or the null marker.
     fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError>;
     /// True when a nullable field of this type without a `default` starts out null
@@ -45,7 +46,7 @@ pub trait Nullable: Wire {
     }
     /// Writes that marker.
     #[inline]
-    fn write_present_marker<B: BufMut>(_buf: &mut B) {}
+    fn write_present_marker(_w: &mut Writer) {}
 }
 
 impl<T: Nullable> Wire for Option<T> {
@@ -62,21 +63,22 @@ impl<T: Nullable> Wire for Option<T> {
         match self {
             Some(value) if cx.nullable => Ok(T::present_marker_size() + value.size(cx, sizes)?),
             Some(value) => value.size(cx, sizes),
-            None => Ok(T::null_size(cx)),
+            None if cx.nullable => Ok(T::null_size(cx)),
+            None => Err(null_not_allowed(cx)),
         }
     }
 
     #[inline]
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError> {
+    fn write(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError> {
         match self {
             Some(value) => {
                 if cx.nullable {
-                    T::write_present_marker(buf);
+                    T::write_present_marker(w);
                 }
-                value.write(buf, cx, sizes)
+                value.write(w, cx, sizes)
             }
             None => {
-                T::write_null(buf, cx);
+                T::write_null(w, cx);
                 Ok(())
             }
         }
@@ -111,13 +113,23 @@ impl<T: Nullable> Wire for Option<T> {
 }
 
 /// The null marker of a nullable struct.
-pub fn write_struct_null<B: BufMut>(buf: &mut B) {
-    buf.put_i8(-1);
+pub fn write_struct_null(w: &mut Writer) {
+    w.put_i8(-1);
 }
 
 /// The presence marker of a nullable struct.
-pub fn write_struct_present<B: BufMut>(buf: &mut B) {
-    buf.put_i8(1);
+pub fn write_struct_present(w: &mut Writer) {
+    w.put_i8(1);
+}
+
+/// Kafka's refusal of null where the version does not allow it, found while
+/// sizing (the field's name is added by the struct around it).
+#[cold]
+#[inline(never)]
+fn null_not_allowed(cx: Cx) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::NullNotAllowed {
+        version: cx.version,
+    })
 }
 
 /// Reads a nullable struct: its marker, then the struct unless the marker says null.

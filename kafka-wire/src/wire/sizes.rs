@@ -15,17 +15,22 @@ use crate::{EncodeError, EncodeErrorKind};
 /// [`Message::encoder`](crate::Message::encoder) keep one for you; only code calling
 /// `Wire` directly handles one.
 ///
+/// Sizing also adds up how many of the bytes are zero-copy values (records,
+/// `zero_copy` bytes), which a vectored encode attaches rather than copies:
+/// Kafka's `sizeExcludingZeroCopy` is the size less [`zero_copy`](Sizes::zero_copy).
+///
 /// ```
-/// use kwire::wire::Sizes;
+/// use kwire::wire::{Sizes, Writer};
 /// use kwire::{Cx, KafkaString, Wire};
 ///
 /// let value = KafkaString::from_static("abc");
 /// let cx = Cx::new(0, true);
 /// let mut sizes = Sizes::new();
 /// let size = value.size(cx, &mut sizes).unwrap();
-/// let mut out = Vec::with_capacity(size);
+/// let mut out = Writer::contiguous(size);
 /// value.write(&mut out, cx, &mut sizes).unwrap();
 /// assert_eq!(out.len(), size);
+/// assert_eq!(sizes.zero_copy(), 0);
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Sizes {
@@ -34,6 +39,8 @@ pub struct Sizes {
     recorded: SmallVec<[u32; 8]>,
     /// The next value writing reads.
     next: usize,
+    /// The zero-copy bytes sized so far.
+    zero_copy: usize,
 }
 
 impl Sizes {
@@ -107,6 +114,19 @@ impl Sizes {
         let value = self.recorded.get(self.next).copied();
         self.next += 1;
         value.ok_or_else(|| EncodeError::new(EncodeErrorKind::NotSized))
+    }
+
+    /// Counts `len` bytes of a zero-copy value (records, `zero_copy` bytes).
+    #[inline(always)]
+    pub fn add_zero_copy(&mut self, len: usize) {
+        self.zero_copy += len;
+    }
+
+    /// How many of the bytes sized are zero-copy values, which a vectored writer
+    /// attaches instead of copying.
+    #[inline]
+    pub fn zero_copy(&self) -> usize {
+        self.zero_copy
     }
 
     /// True when writing has read back everything sizing recorded.

@@ -7,10 +7,10 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
-use bytes::{BufMut, Bytes};
+use bytes::Bytes;
 
 use super::length::{self, Classic};
-use super::{Cx, Nullable, Sizes, Wire};
+use super::{Cx, Nullable, Sizes, Wire, Writer};
 use crate::schema::TypeSchema;
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
 
@@ -158,7 +158,7 @@ fn string_size(len: usize, cx: Cx) -> Result<usize, EncodeError> {
 }
 
 #[inline]
-fn put_string<B: BufMut>(buf: &mut B, bytes: &[u8], cx: Cx) -> Result<(), EncodeError> {
+fn put_string(buf: &mut Writer, bytes: &[u8], cx: Cx) -> Result<(), EncodeError> {
     if bytes.len() > MAX_STRING_LEN {
         return Err(EncodeError::new(EncodeErrorKind::StringTooLong(
             bytes.len(),
@@ -215,8 +215,8 @@ impl Wire for KafkaString {
     }
 
     #[inline]
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
-        put_string(buf, &self.0, cx)
+    fn write(&self, w: &mut Writer, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
+        put_string(w, &self.0, cx)
     }
 
     #[inline]
@@ -234,9 +234,9 @@ impl Nullable for KafkaString {
         length::size(None, cx, Classic::Int16)
     }
 
-    fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
+    fn write_null(w: &mut Writer, cx: Cx) {
         // A null prefix always fits.
-        let _ = length::put(buf, None, cx, Classic::Int16);
+        let _ = length::put(w, None, cx, Classic::Int16);
     }
 
     #[inline]
@@ -255,8 +255,8 @@ impl Wire for String {
         string_size(self.len(), cx)
     }
 
-    fn write<B: BufMut>(&self, buf: &mut B, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
-        put_string(buf, self.as_bytes(), cx)
+    fn write(&self, w: &mut Writer, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
+        put_string(w, self.as_bytes(), cx)
     }
 
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
@@ -273,8 +273,8 @@ impl Nullable for String {
         length::size(None, cx, Classic::Int16)
     }
 
-    fn write_null<B: BufMut>(buf: &mut B, cx: Cx) {
-        let _ = length::put(buf, None, cx, Classic::Int16);
+    fn write_null(w: &mut Writer, cx: Cx) {
+        let _ = length::put(w, None, cx, Classic::Int16);
     }
 
     fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
@@ -295,13 +295,9 @@ mod tests {
     #[test]
     fn classic_and_compact_forms() {
         let s = KafkaString::from_static("abc");
-        let mut classic = Vec::new();
-        s.write(&mut classic, Cx::new(0, false), &mut Sizes::new())
-            .unwrap();
+        let classic = super::super::written(&s, Cx::new(0, false));
         assert_eq!(classic, [0, 3, b'a', b'b', b'c']);
-        let mut compact = Vec::new();
-        s.write(&mut compact, Cx::new(0, true), &mut Sizes::new())
-            .unwrap();
+        let compact = super::super::written(&s, Cx::new(0, true));
         assert_eq!(compact, [4, b'a', b'b', b'c']);
     }
 

@@ -3,10 +3,10 @@
 
 use std::fmt;
 
-use bytes::{BufMut, Bytes};
+use bytes::Bytes;
 
-use super::varint::{put_unsigned_varint, unsigned_varint_size};
-use super::{Cx, Sizes, Wire};
+use super::varint::unsigned_varint_size;
+use super::{Cx, Sizes, Wire, Writer};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
 
 /// A tagged field this code does not know: its tag and raw value.
@@ -265,8 +265,8 @@ pub struct TaggedWriter<'u> {
 impl<'u> TaggedWriter<'u> {
     /// Starts the section: writes its field count.
     #[inline]
-    pub fn begin<B: BufMut>(
-        buf: &mut B,
+    pub fn begin(
+        buf: &mut Writer,
         known_tags: u32,
         unknown: Option<&'u UnknownTaggedFields>,
         sizes: &mut Sizes,
@@ -277,7 +277,7 @@ impl<'u> TaggedWriter<'u> {
         } else {
             (0, 0)
         };
-        put_unsigned_varint(buf, known + unknown.len() as u32);
+        buf.put_unsigned_varint(known + unknown.len() as u32);
         Ok(TaggedWriter { unknown, present })
     }
 
@@ -285,7 +285,7 @@ impl<'u> TaggedWriter<'u> {
     /// fields. No writer state for the common case, an empty section (one zero
     /// byte), so an array of such structs keeps its cursor in registers.
     #[inline(always)]
-    pub fn write_unknown_only<B: BufMut>(buf: &mut B, unknown: Option<&'u UnknownTaggedFields>) {
+    pub fn write_unknown_only(buf: &mut Writer, unknown: Option<&'u UnknownTaggedFields>) {
         match unknown {
             Some(unknown) if !unknown.is_empty() => Self::write_unknown(buf, unknown),
             _ => buf.put_u8(0),
@@ -293,8 +293,8 @@ impl<'u> TaggedWriter<'u> {
     }
 
     #[inline(never)]
-    fn write_unknown<B: BufMut>(buf: &mut B, unknown: &'u UnknownTaggedFields) {
-        put_unsigned_varint(buf, unknown.as_slice().len() as u32);
+    fn write_unknown(buf: &mut Writer, unknown: &'u UnknownTaggedFields) {
+        buf.put_unsigned_varint(unknown.as_slice().len() as u32);
         TaggedWriter {
             unknown: unknown.as_slice(),
             present: 0,
@@ -304,20 +304,20 @@ impl<'u> TaggedWriter<'u> {
 
     /// Writes the unknown fields whose tag is below `tag` (all of them for `None`).
     #[inline(always)]
-    fn flush_below<B: BufMut>(&mut self, buf: &mut B, tag: Option<u32>) {
+    fn flush_below(&mut self, buf: &mut Writer, tag: Option<u32>) {
         if !self.unknown.is_empty() {
             self.flush_unknown_below(buf, tag);
         }
     }
 
     #[inline(never)]
-    fn flush_unknown_below<B: BufMut>(&mut self, buf: &mut B, tag: Option<u32>) {
+    fn flush_unknown_below(&mut self, buf: &mut Writer, tag: Option<u32>) {
         while let Some((first, rest)) = self.unknown.split_first() {
             if tag.is_some_and(|t| first.tag >= t) {
                 break;
             }
-            put_unsigned_varint(buf, first.tag);
-            put_unsigned_varint(buf, first.data.len() as u32);
+            buf.put_unsigned_varint(first.tag);
+            buf.put_unsigned_varint(first.data.len() as u32);
             buf.put_slice(&first.data);
             self.unknown = rest;
         }
@@ -326,9 +326,9 @@ impl<'u> TaggedWriter<'u> {
     /// Writes one known field if sizing found it present; call in ascending tag
     /// order, for every known tagged field.
     #[inline]
-    pub(crate) fn field<B: BufMut, T: Wire>(
+    pub(crate) fn field<T: Wire>(
         &mut self,
-        buf: &mut B,
+        buf: &mut Writer,
         tag: u32,
         value: &T,
         cx: Cx,
@@ -339,14 +339,14 @@ impl<'u> TaggedWriter<'u> {
         }
         let len = sizes.take()?;
         self.flush_below(buf, Some(tag));
-        put_unsigned_varint(buf, tag);
-        put_unsigned_varint(buf, len);
+        buf.put_unsigned_varint(tag);
+        buf.put_unsigned_varint(len);
         value.write(buf, cx, sizes)
     }
 
     /// Writes the unknown fields left.
     #[inline(always)]
-    pub fn finish<B: BufMut>(mut self, buf: &mut B) {
+    pub fn finish(mut self, buf: &mut Writer) {
         self.flush_below(buf, None);
     }
 }

@@ -3,15 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::{Cx, Sizes, Wire, Writer};
+use crate::schema::TypeSchema;
+use crate::{DecodeError, EncodeError, Reader};
 use base64::alphabet::URL_SAFE;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
-use bytes::BufMut;
-
-use super::{Cx, Sizes, Wire};
-use crate::schema::TypeSchema;
-use crate::{DecodeError, EncodeError, Reader};
 
 /// Kafka's text form of a UUID: URL-safe base64 of the 16 bytes, without padding
 /// (`Uuid.toString()`); like Kafka's parser, it also reads the padded form.
@@ -130,13 +128,8 @@ impl Wire for Uuid {
     }
 
     #[inline]
-    fn write<B: BufMut>(
-        &self,
-        buf: &mut B,
-        _cx: Cx,
-        _sizes: &mut Sizes,
-    ) -> Result<(), EncodeError> {
-        buf.put_slice(&self.0);
+    fn write(&self, w: &mut Writer, _cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
+        w.put_slice(&self.0);
         Ok(())
     }
 

@@ -10,6 +10,13 @@
 //! the type by the header's API key. Every frame's length prefix is read and
 //! written by [`frame_contents`], [`read_length`] and [`length_prefix`].
 //!
+//! Encoders come in three forms with the same bytes: a new buffer
+//! ([`encode_request`]), appended to a buffer kept for reuse
+//! ([`encode_request_into`]), and as chunks ([`encode_request_vectored`]), where
+//! records and `zero_copy` bytes are attached rather than copied, Kafka's
+//! `SendBuilder` way: a Produce or Fetch of megabytes is framed by writing its few
+//! hundred bytes of fields, and sent with one gather write.
+//!
 //! # A server's half: [`RequestFrame`]
 //!
 //! A server reads a request's header first, for any API key and version, then the
@@ -28,18 +35,21 @@
 //! tests, and [`Message::decode`], stay exact ([`TrailingBytes::Refuse`]): every
 //! byte must belong to the message.
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::Bytes;
 use kwire::schema::MessageSchema;
-use kwire::{
-    DecodeError, DispatchError, EncodeError, Message, Reader, RequestEnum, ResponseEnum,
-    WithMessage,
-};
+use kwire::{DecodeError, DispatchError, EncodeError, Message, Reader, RequestEnum, ResponseEnum};
 
+mod encode;
 mod length;
 mod request_frame;
 
 pub use length::{frame_contents, length_prefix, read_length, FrameLengthError, PREFIX_LEN};
 
+pub use encode::{
+    encode_any_request, encode_any_request_into, encode_any_request_vectored, encode_any_response,
+    encode_any_response_into, encode_any_response_vectored, encode_request, encode_request_into,
+    encode_request_vectored, encode_response, encode_response_into, encode_response_vectored,
+};
 pub use request_frame::{DecodedBody, RequestError, RequestFrame, TrailingBytes};
 
 use crate::header;
@@ -107,7 +117,7 @@ fn response_header_version_of(schema: &MessageSchema, version: i16) -> i16 {
     }
 }
 
-fn api_key_of<M: Message>() -> Result<i16, FrameError> {
+pub(crate) fn api_key_of<M: Message>() -> Result<i16, FrameError> {
     M::SCHEMA
         .api_key
         .ok_or(FrameError::NoApiKey(M::SCHEMA.name))
@@ -123,137 +133,6 @@ pub(crate) fn expect_api_key<M: Message>(header_key: i16) -> Result<(), FrameErr
         });
     }
     Ok(())
-}
-
-/// Sizes the header and the body once each, then appends prefix, header and body.
-fn frame_into<H: Message, M: Message>(
-    header: &H,
-    header_version: i16,
-    body: &M,
-    version: i16,
-    buf: &mut BytesMut,
-) -> Result<(), FrameError> {
-    let body = body.encoder(version)?;
-    let body_len = body.len();
-    let mut body = Some(body);
-    let mut write_body = |buf: &mut BytesMut| match body.take() {
-        Some(body) => body.write_into(buf),
-        None => Ok(()),
-    };
-    let start = buf.len();
-    let written = frame_around(header, header_version, body_len, &mut write_body, buf);
-    if written.is_err() {
-        // Nothing of a frame that failed stays behind.
-        buf.truncate(start);
-    }
-    written
-}
-
-/// Everything of a frame but the body's own encoding: one copy per header type
-/// rather than one per message, which a build of every API's frames pays for.
-#[inline(never)]
-fn frame_around<H: Message>(
-    header: &H,
-    header_version: i16,
-    body_len: usize,
-    write_body: &mut dyn FnMut(&mut BytesMut) -> Result<(), EncodeError>,
-    buf: &mut BytesMut,
-) -> Result<(), FrameError> {
-    let header = header.encoder(header_version)?;
-    let len = header.len() + body_len;
-    let prefix = length_prefix(len)?;
-    buf.reserve(PREFIX_LEN + len);
-    buf.put_slice(&prefix);
-    header.write_into(buf)?;
-    write_body(buf)?;
-    Ok(())
-}
-
-/// Frames a request: the body is written at `header.request_api_version`, which with
-/// the body's flexibility decides the header version.
-///
-/// ```
-/// use kwire::KafkaString;
-/// use kwire_messages::{frame, api::ApiVersionsRequest, RequestHeader};
-///
-/// let header = RequestHeader::default()
-///     .with_request_api_key(18)
-///     .with_request_api_version(2)
-///     .with_correlation_id(1)
-///     .with_client_id(Some(KafkaString::from_static("u03")));
-/// let bytes = frame::encode_request(&header, &ApiVersionsRequest::default()).unwrap();
-/// assert_eq!(&bytes[..], b"\0\0\0\x0d\0\x12\0\x02\0\0\0\x01\0\x03u03");
-/// let (read_header, _body) = frame::decode_request::<ApiVersionsRequest>(&bytes).unwrap();
-/// assert_eq!(read_header, header);
-/// ```
-pub fn encode_request<M: Message>(header: &RequestHeader, body: &M) -> Result<Bytes, FrameError> {
-    let mut buf = BytesMut::new();
-    encode_request_into(header, body, &mut buf)?;
-    Ok(buf.freeze())
-}
-
-/// Frames a response to a request made at `version`.
-pub fn encode_response<M: Message>(
-    header: &ResponseHeader,
-    body: &M,
-    version: i16,
-) -> Result<Bytes, FrameError> {
-    let mut buf = BytesMut::new();
-    encode_response_into(header, body, version, &mut buf)?;
-    Ok(buf.freeze())
-}
-
-/// Appends a request frame to `buf`, like [`encode_request`]: for a buffer kept
-/// and reused (cleared between frames), which costs no allocation once it has
-/// grown to the frames' size. On an error `buf` is as it was.
-///
-/// ```
-/// use bytes::BytesMut;
-/// use kwire_messages::{frame, api::ApiVersionsRequest, RequestHeader};
-///
-/// let header = RequestHeader::default()
-///     .with_request_api_key(18)
-///     .with_request_api_version(3)
-///     .with_correlation_id(1);
-/// let mut buf = BytesMut::new();
-/// frame::encode_request_into(&header, &ApiVersionsRequest::default(), &mut buf).unwrap();
-/// let one = buf.len();
-/// frame::encode_request_into(&header, &ApiVersionsRequest::default(), &mut buf).unwrap();
-/// assert_eq!(buf.len(), 2 * one); // appended, not replaced
-/// assert_eq!(buf[..one], frame::encode_request(&header, &ApiVersionsRequest::default()).unwrap());
-/// ```
-pub fn encode_request_into<M: Message>(
-    header: &RequestHeader,
-    body: &M,
-    buf: &mut BytesMut,
-) -> Result<(), FrameError> {
-    expect_api_key::<M>(header.request_api_key)?;
-    let version = header.request_api_version;
-    frame_into(
-        header,
-        request_header_version::<M>(version),
-        body,
-        version,
-        buf,
-    )
-}
-
-/// Appends a response frame to `buf`, like [`encode_response`] (see
-/// [`encode_request_into`]).
-pub fn encode_response_into<M: Message>(
-    header: &ResponseHeader,
-    body: &M,
-    version: i16,
-    buf: &mut BytesMut,
-) -> Result<(), FrameError> {
-    api_key_of::<M>()?;
-    frame_into(
-        header,
-        response_header_version::<M>(version),
-        body,
-        version,
-        buf,
-    )
 }
 
 /// Checks the length prefix and returns a reader positioned after it.
@@ -325,87 +204,6 @@ pub fn split_response(
     let header = ResponseHeader::read_from(&mut reader, header_version)?;
     let body = reader.read_bytes(reader.remaining())?;
     Ok((header, body))
-}
-
-/// Frames whichever request `request` holds, like [`encode_request`].
-///
-/// ```
-/// use kwire_messages::{frame, api::ApiVersionsRequest, Request, RequestHeader};
-///
-/// let header = RequestHeader::default()
-///     .with_request_api_key(18)
-///     .with_request_api_version(3)
-///     .with_correlation_id(5);
-/// let request = Request::ApiVersions(ApiVersionsRequest::default());
-/// let bytes = frame::encode_any_request(&header, &request).unwrap();
-/// let (read_header, read) = frame::decode_any_request(&bytes).unwrap();
-/// assert_eq!((read_header, read), (header, request));
-/// ```
-pub fn encode_any_request<R: RequestEnum>(
-    header: &RequestHeader,
-    request: &R,
-) -> Result<Bytes, FrameError> {
-    let mut buf = BytesMut::new();
-    encode_any_request_into(header, request, &mut buf)?;
-    Ok(buf.freeze())
-}
-
-/// Frames whichever response `response` holds, answering a request made at
-/// `version`, like [`encode_response`].
-pub fn encode_any_response<R: ResponseEnum>(
-    header: &ResponseHeader,
-    response: &R,
-    version: i16,
-) -> Result<Bytes, FrameError> {
-    let mut buf = BytesMut::new();
-    encode_any_response_into(header, response, version, &mut buf)?;
-    Ok(buf.freeze())
-}
-
-/// Appends whichever request `request` holds to `buf`, like
-/// [`encode_request_into`].
-pub fn encode_any_request_into<R: RequestEnum>(
-    header: &RequestHeader,
-    request: &R,
-    buf: &mut BytesMut,
-) -> Result<(), FrameError> {
-    struct Encode<'h, 'b>(&'h RequestHeader, &'b mut BytesMut);
-    impl WithMessage for Encode<'_, '_> {
-        type Output = Result<(), FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_request_into(self.0, body, self.1)
-        }
-    }
-    request.with_message(Encode(header, buf))
-}
-
-/// Appends whichever response `response` holds to `buf`, answering a request made
-/// at `version`, like [`encode_response_into`].
-///
-/// ```
-/// use bytes::BytesMut;
-/// use kwire_messages::{frame, api::HeartbeatResponse, Response, ResponseHeader};
-///
-/// let header = ResponseHeader::default().with_correlation_id(9);
-/// let response = Response::Heartbeat(HeartbeatResponse::default());
-/// let mut buf = BytesMut::new();
-/// frame::encode_any_response_into(&header, &response, 4, &mut buf).unwrap();
-/// assert_eq!(buf, frame::encode_any_response(&header, &response, 4).unwrap());
-/// ```
-pub fn encode_any_response_into<R: ResponseEnum>(
-    header: &ResponseHeader,
-    response: &R,
-    version: i16,
-    buf: &mut BytesMut,
-) -> Result<(), FrameError> {
-    struct Encode<'h, 'b>(&'h ResponseHeader, i16, &'b mut BytesMut);
-    impl WithMessage for Encode<'_, '_> {
-        type Output = Result<(), FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_response_into(self.0, body, self.1, self.2)
-        }
-    }
-    response.with_message(Encode(header, version, buf))
 }
 
 /// Reads any Kafka request frame: the header's API key picks the body's type.

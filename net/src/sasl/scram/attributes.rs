@@ -26,7 +26,10 @@ pub(crate) fn unescape_name(escaped: &str) -> Result<String, SaslError> {
             out.push(',');
             rest = tail;
         } else {
-            return Err(malformed("user name", "an escape other than =2C or =3D".into()));
+            return Err(malformed(
+                "user name",
+                "an escape other than =2C or =3D".into(),
+            ));
         }
     }
     out.push_str(rest);

@@ -1,0 +1,250 @@
+//! Where an encode writes: one buffer of the message's exact size, and, for a
+//! vectored encode, the zero-copy values (records, `zero_copy` bytes) attached
+//! between its bytes rather than copied into it (Kafka's `SendBuilder`).
+
+use bytes::{BufMut, Bytes, BytesMut};
+
+use super::chunks::ChunkedBytes;
+
+/// The destination of [`Wire::write`](crate::Wire::write): a buffer, and where a
+/// vectored encode attaches zero-copy values.
+///
+/// A contiguous writer copies every value into its buffer; a vectored one copies
+/// the ordinary fields and keeps each records field and `zero_copy` bytes field as
+/// a reference to the value's own [`Bytes`], so that
+/// [`into_chunks`](Writer::into_chunks) gives the message as a short list of
+/// chunks without its payload ever being copied. Both give the same bytes.
+///
+/// ```
+/// use bytes::{Buf, Bytes};
+/// use kwire::wire::Writer;
+///
+/// let records = Bytes::from(vec![7u8; 1000]);
+/// let mut writer = Writer::vectored(8);
+/// writer.put_i32(1000);
+/// writer.put_zero_copy(&records);
+/// writer.put_u8(0);
+/// let chunks = writer.into_chunks();
+/// assert_eq!(chunks.remaining(), 4 + 1000 + 1);
+/// assert_eq!(chunks.chunk_count(), 3);
+/// // The middle chunk is the caller's buffer, not a copy of it.
+/// assert_eq!(chunks.chunks().nth(1).unwrap().as_ptr(), records.as_ptr());
+/// ```
+#[derive(Debug, Default)]
+pub struct Writer {
+    buf: BytesMut,
+    /// The zero-copy values attached so far, each with the length of the buffer
+    /// when it was attached. Always empty in a contiguous writer.
+    attached: Vec<(usize, Bytes)>,
+    vectored: bool,
+}
+
+impl Writer {
+    /// A writer that copies everything into one buffer with room for `capacity`
+    /// bytes (it grows if more are written).
+    #[inline]
+    pub fn contiguous(capacity: usize) -> Self {
+        Writer::appending(BytesMut::with_capacity(capacity))
+    }
+
+    /// A contiguous writer that appends to `buf`, which [`into_buf`](Writer::into_buf)
+    /// gives back.
+    #[inline]
+    pub fn appending(buf: BytesMut) -> Self {
+        Writer {
+            buf,
+            attached: Vec::new(),
+            vectored: false,
+        }
+    }
+
+    /// A writer that attaches zero-copy values instead of copying them, with room
+    /// for `capacity` bytes of everything else.
+    #[inline]
+    pub fn vectored(capacity: usize) -> Self {
+        Writer {
+            buf: BytesMut::with_capacity(capacity),
+            attached: Vec::new(),
+            vectored: true,
+        }
+    }
+
+    /// True when zero-copy values are attached rather than copied.
+    #[inline]
+    pub fn is_vectored(&self) -> bool {
+        self.vectored
+    }
+
+    /// The bytes written so far, attached values included.
+    pub fn len(&self) -> usize {
+        self.buf.len() + self.attached.iter().map(|(_, b)| b.len()).sum::<usize>()
+    }
+
+    /// True when nothing has been written.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes copied into the buffer so far (attached values not included).
+    #[inline]
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Writes one byte.
+    #[inline(always)]
+    pub fn put_u8(&mut self, value: u8) {
+        self.buf.put_u8(value);
+    }
+
+    /// Writes an `int8`.
+    #[inline(always)]
+    pub fn put_i8(&mut self, value: i8) {
+        self.buf.put_i8(value);
+    }
+
+    /// Writes an `int16`, big-endian.
+    #[inline(always)]
+    pub fn put_i16(&mut self, value: i16) {
+        self.buf.put_i16(value);
+    }
+
+    /// Writes a `uint16`, big-endian.
+    #[inline(always)]
+    pub fn put_u16(&mut self, value: u16) {
+        self.buf.put_u16(value);
+    }
+
+    /// Writes an `int32`, big-endian.
+    #[inline(always)]
+    pub fn put_i32(&mut self, value: i32) {
+        self.buf.put_i32(value);
+    }
+
+    /// Writes a `uint32`, big-endian.
+    #[inline(always)]
+    pub fn put_u32(&mut self, value: u32) {
+        self.buf.put_u32(value);
+    }
+
+    /// Writes an `int64`, big-endian.
+    #[inline(always)]
+    pub fn put_i64(&mut self, value: i64) {
+        self.buf.put_i64(value);
+    }
+
+    /// Writes a `float64`, big-endian.
+    #[inline(always)]
+    pub fn put_f64(&mut self, value: f64) {
+        self.buf.put_f64(value);
+    }
+
+    /// Copies `bytes` in.
+    #[inline(always)]
+    pub fn put_slice(&mut self, bytes: &[u8]) {
+        self.buf.put_slice(bytes);
+    }
+
+    /// Writes an unsigned varint.
+    #[inline(always)]
+    pub fn put_unsigned_varint(&mut self, value: u32) {
+        super::varint::put_unsigned_varint(&mut self.buf, value);
+    }
+
+    /// Writes a zero-copy value: attached by reference in a vectored writer,
+    /// copied in a contiguous one.
+    #[inline]
+    pub fn put_zero_copy(&mut self, bytes: &Bytes) {
+        if self.vectored && !bytes.is_empty() {
+            self.attach(bytes);
+        } else {
+            self.buf.put_slice(bytes);
+        }
+    }
+
+    #[inline(never)]
+    fn attach(&mut self, bytes: &Bytes) {
+        self.attached.push((self.buf.len(), bytes.clone()));
+    }
+
+    /// The contiguous bytes written (every value copied in). In a vectored writer
+    /// the attached values are copied in here, once: prefer
+    /// [`into_chunks`](Writer::into_chunks) there.
+    pub fn into_buf(self) -> BytesMut {
+        if self.attached.is_empty() {
+            return self.buf;
+        }
+        let mut out = BytesMut::with_capacity(self.len());
+        for chunk in self.into_chunks().chunks() {
+            out.put_slice(chunk);
+        }
+        out
+    }
+
+    /// The bytes written as chunks: the buffer split where values were attached,
+    /// with those values between its parts, nothing copied.
+    pub fn into_chunks(self) -> ChunkedBytes {
+        let mut chunks = ChunkedBytes::with_capacity(self.attached.len() * 2 + 1);
+        let mut buf = self.buf;
+        let mut taken = 0;
+        for (at, value) in self.attached {
+            if at > taken {
+                chunks.push(buf.split_to(at - taken).freeze());
+                taken = at;
+            }
+            chunks.push(value);
+        }
+        chunks.push(buf.freeze());
+        chunks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Buf;
+
+    #[test]
+    fn contiguous_and_vectored_give_the_same_bytes() {
+        let a = Bytes::from_static(b"records-a");
+        let b = Bytes::from_static(b"records-b");
+        let write = |writer: &mut Writer| {
+            writer.put_i16(3);
+            writer.put_zero_copy(&a);
+            writer.put_zero_copy(&b);
+            writer.put_unsigned_varint(300);
+            writer.put_zero_copy(&Bytes::new());
+            writer.put_i64(-1);
+        };
+        let mut contiguous = Writer::contiguous(0);
+        write(&mut contiguous);
+        let mut vectored = Writer::vectored(0);
+        write(&mut vectored);
+        assert_eq!(vectored.len(), contiguous.len());
+        let flat = contiguous.into_buf().freeze();
+        let mut chunks = vectored.into_chunks();
+        assert_eq!(chunks.chunk_count(), 4); // i16, a, b, varint + i64
+        assert_eq!(chunks.copy_to_bytes(chunks.remaining()), flat);
+    }
+
+    #[test]
+    fn a_vectored_writer_copies_its_attachments_only_when_asked_for_one_buffer() {
+        let records = Bytes::from(vec![1u8; 64]);
+        let mut writer = Writer::vectored(4);
+        writer.put_i32(64);
+        writer.put_zero_copy(&records);
+        assert_eq!(writer.buffered(), 4);
+        let flat = writer.into_buf();
+        assert_eq!(flat.len(), 68);
+        assert_eq!(&flat[4..], &records[..]);
+    }
+
+    #[test]
+    fn appending_keeps_what_the_buffer_held() {
+        let mut buf = BytesMut::new();
+        buf.put_slice(b"ab");
+        let mut writer = Writer::appending(buf);
+        writer.put_u8(b'c');
+        assert_eq!(&writer.into_buf()[..], b"abc");
+    }
+}
