@@ -27,6 +27,8 @@
 
 pub(crate) mod presence;
 #[cfg(test)]
+mod presence_tests;
+#[cfg(test)]
 mod strict_tests;
 
 use self::presence::Refusal;
