@@ -168,14 +168,12 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             const SCHEMAS: &'static [&'static #p::MessageSchema] =
                 &[#(&<#types as #p::Message>::SCHEMA),*];
 
-            #[inline]
             fn schema(&self) -> &'static #p::MessageSchema {
                 match self {
                     #(Self::#names(_) => &<#types as #p::Message>::SCHEMA,)*
                 }
             }
 
-            #[inline]
             fn read_from(
                 api_key: i16,
                 version: i16,
@@ -194,6 +192,12 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             fn with_message<F: #p::WithMessage>(&self, f: F) -> F::Output {
                 match self {
                     #(Self::#names(message) => f.call(message),)*
+                }
+            }
+
+            fn as_message(&self) -> #p::AnyMessage<'_> {
+                match self {
+                    #(Self::#names(message) => #p::AnyMessage::new(message),)*
                 }
             }
 

@@ -44,6 +44,7 @@
 use bytes::{Bytes, BytesMut};
 
 use crate::wire::ChunkedBytes;
+use crate::{AnyMessage, Encoder};
 
 use crate::schema::MessageSchema;
 use crate::{DecodeError, EncodeError, Message, Reader};
@@ -142,6 +143,16 @@ pub trait MessageEnum: Sized {
     /// Runs `f` on the message held.
     fn with_message<F: WithMessage>(&self, f: F) -> F::Output;
 
+    /// The message held, its type forgotten: encoding it through this is one copy
+    /// of code for every variant.
+    fn as_message(&self) -> AnyMessage<'_>;
+
+    /// The message held, checked and sized at `version`, ready to write
+    /// ([`Message::encoder`]).
+    fn encoder(&self, version: i16) -> Result<Encoder<'_>, EncodeError> {
+        self.as_message().encoder(version)
+    }
+
     /// The schema of the variant with `api_key`, if there is one.
     fn schema_of(api_key: i16) -> Option<&'static MessageSchema> {
         Self::SCHEMAS
@@ -152,30 +163,30 @@ pub trait MessageEnum: Sized {
 
     /// Encodes the message held at `version`.
     fn encode(&self, version: i16) -> Result<Bytes, EncodeError> {
-        self.with_message(Encode(version))
+        self.as_message().encode(version)
     }
 
     /// Succeeds when the message held would encode at `version` without losing a
     /// value it holds, and fails as [`Message::check_strict`] does, naming the
     /// field: a client checks a request so before framing it.
     fn check_strict(&self, version: i16) -> Result<(), EncodeError> {
-        self.with_message(CheckStrict(version))
+        self.as_message().check_strict(version)
     }
 
     /// The exact size [`encode`](MessageEnum::encode) would write at `version`.
     fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {
-        self.with_message(EncodedSize(version))
+        self.as_message().encoded_size(version)
     }
 
     /// Writes the message held at `version` into `buf`; returns the bytes written.
     fn encode_into(&self, buf: &mut BytesMut, version: i16) -> Result<usize, EncodeError> {
-        self.with_message(EncodeInto(buf, version))
+        self.as_message().encode_into(buf, version)
     }
 
     /// Encodes whichever message the enum holds as chunks, its records not copied
     /// ([`Message::encode_vectored`]).
     fn encode_vectored(&self, version: i16) -> Result<ChunkedBytes, EncodeError> {
-        self.with_message(EncodeVectored(version))
+        self.as_message().encode_vectored(version)
     }
 
     /// The message held, in Kafka's JSON form at `version` (feature `json`).
@@ -300,51 +311,6 @@ impl<E: MessageEnum> std::fmt::Display for WrongMessage<E> {
 }
 
 impl<E: MessageEnum + std::fmt::Debug> std::error::Error for WrongMessage<E> {}
-
-struct Encode(i16);
-
-impl WithMessage for Encode {
-    type Output = Result<Bytes, EncodeError>;
-    fn call<M: Message>(self, message: &M) -> Self::Output {
-        message.encode(self.0)
-    }
-}
-
-struct CheckStrict(i16);
-
-impl WithMessage for CheckStrict {
-    type Output = Result<(), EncodeError>;
-    fn call<M: Message>(self, message: &M) -> Self::Output {
-        message.check_strict(self.0)
-    }
-}
-
-struct EncodedSize(i16);
-
-impl WithMessage for EncodedSize {
-    type Output = Result<usize, EncodeError>;
-    fn call<M: Message>(self, message: &M) -> Self::Output {
-        message.encoded_size(self.0)
-    }
-}
-
-struct EncodeVectored(i16);
-
-impl WithMessage for EncodeVectored {
-    type Output = Result<ChunkedBytes, EncodeError>;
-    fn call<M: Message>(self, message: &M) -> Self::Output {
-        message.encode_vectored(self.0)
-    }
-}
-
-struct EncodeInto<'b>(&'b mut BytesMut, i16);
-
-impl WithMessage for EncodeInto<'_> {
-    type Output = Result<usize, EncodeError>;
-    fn call<M: Message>(self, message: &M) -> Self::Output {
-        message.encode_into(self.0, self.1)
-    }
-}
 
 /// The API key of a message in a request or response enum, at compile time.
 #[doc(hidden)]

@@ -4,7 +4,7 @@ use bytes::{Bytes, BytesMut};
 
 use crate::schema::MessageSchema;
 use crate::wire::{ChunkedBytes, Cx, Sizes, Writer};
-use crate::{EncodeError, EncodeErrorKind, Message, Wire};
+use crate::{EncodeError, EncodeErrorKind, Wire};
 
 /// A message checked and sized at one version: its exact length is known, and
 /// writing it works nothing out again (see [`Sizes`]). Made by
@@ -31,21 +31,38 @@ use crate::{EncodeError, EncodeErrorKind, Message, Wire};
 /// assert_eq!(encoder.len(), 9);
 /// assert_eq!(encoder.to_bytes().unwrap(), counter.encode(1).unwrap());
 /// ```
-#[derive(Debug)]
 #[must_use = "an encoder writes nothing until `write_into` or `to_bytes`"]
-pub struct Encoder<'a, M> {
-    message: &'a M,
+pub struct Encoder<'a> {
+    message: &'a dyn DynWire,
+    schema: &'static MessageSchema,
     cx: Cx,
     size: usize,
     sizes: Sizes,
 }
 
-impl<'a, M: Message> Encoder<'a, M> {
-    /// Checks `message` can be written at `version` and sizes it.
-    pub(crate) fn new(message: &'a M, version: i16) -> Result<Self, EncodeError> {
-        let (cx, size, sizes) = sized(message, &M::SCHEMA, version)?;
+impl std::fmt::Debug for Encoder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Encoder")
+            .field("message", &self.schema.name)
+            .field("version", &self.cx.version)
+            .field("size", &self.size)
+            .field("zero_copy", &self.sizes.zero_copy())
+            .finish()
+    }
+}
+
+impl<'a> Encoder<'a> {
+    /// Checks `message`, of the type `schema` describes, can be written at
+    /// `version` and sizes it.
+    pub(crate) fn new(
+        message: &'a dyn DynWire,
+        schema: &'static MessageSchema,
+        version: i16,
+    ) -> Result<Self, EncodeError> {
+        let (cx, size, sizes) = sized(message, schema, version)?;
         Ok(Encoder {
             message,
+            schema,
             cx,
             size,
             sizes,
@@ -74,12 +91,17 @@ impl<'a, M: Message> Encoder<'a, M> {
         self.cx.version
     }
 
+    /// The schema of the message being written.
+    pub fn schema(&self) -> &'static MessageSchema {
+        self.schema
+    }
+
     /// Appends the message to `buf`, every byte copied in; grows it once if it has
     /// no room for [`len`](Self::len) more bytes.
     pub fn write_into(self, buf: &mut BytesMut) -> Result<(), EncodeError> {
         write_appending(
             self.message,
-            &M::SCHEMA,
+            self.schema,
             buf,
             self.cx,
             self.size,
@@ -90,14 +112,14 @@ impl<'a, M: Message> Encoder<'a, M> {
     /// Writes the message into `writer`, contiguous or vectored (for framing: a
     /// length prefix and a header, then the body, into one writer).
     pub fn write_to(mut self, writer: &mut Writer) -> Result<(), EncodeError> {
-        write_sized(self.message, &M::SCHEMA, writer, self.cx, &mut self.sizes)
+        write_sized(self.message, self.schema, writer, self.cx, &mut self.sizes)
     }
 
     /// Writes the message into a new buffer of exactly its length.
     pub fn to_bytes(mut self) -> Result<Bytes, EncodeError> {
         to_bytes(
             self.message,
-            &M::SCHEMA,
+            self.schema,
             self.size,
             self.cx,
             &mut self.sizes,
@@ -109,7 +131,7 @@ impl<'a, M: Message> Encoder<'a, M> {
     pub fn to_chunks(mut self) -> Result<ChunkedBytes, EncodeError> {
         to_chunks(
             self.message,
-            &M::SCHEMA,
+            self.schema,
             self.size,
             self.cx,
             &mut self.sizes,
@@ -122,8 +144,11 @@ impl<'a, M: Message> Encoder<'a, M> {
 /// in every program that encodes them all. The messages' own size and write are
 /// compiled once, where they are defined; this adds one indirect call per encode.
 pub(crate) trait DynWire {
+    /// [`Wire::size`].
     fn size_dyn(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError>;
+    /// [`Wire::write`].
     fn write_dyn(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
+    /// [`Wire::check_lossless`].
     fn check_lossless_dyn(&self, cx: Cx) -> Result<(), EncodeError>;
 }
 

@@ -85,6 +85,7 @@
 #[cfg(test)]
 extern crate self as kwire;
 
+mod any_message;
 mod attribute_types;
 pub mod dispatch;
 mod encoder;
@@ -105,6 +106,7 @@ pub mod wire;
 #[path = "private.rs"]
 pub mod __private_0_1_0;
 
+pub use any_message::AnyMessage;
 pub use dispatch::{
     ApiRequest, ApiResponse, DispatchError, MessageEnum, RequestEnum, ResponseEnum, WithMessage,
     WrongMessage,

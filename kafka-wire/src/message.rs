@@ -2,7 +2,8 @@
 
 use bytes::{Bytes, BytesMut};
 
-use crate::encoder::{self, Encoder};
+use crate::any_message::AnyMessage;
+use crate::encoder::Encoder;
 use crate::schema::{MessageKind, MessageSchema, StructSchema};
 use crate::wire::{ChunkedBytes, Cx, Wire};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, Reader, VersionRange};
@@ -107,23 +108,20 @@ pub trait Message: Struct {
     /// encoder.write_into(&mut frame).unwrap();
     /// assert_eq!(frame[..], b"\0\0\0\x07\x06kafka\0"[..]);
     /// ```
-    fn encoder(&self, version: i16) -> Result<Encoder<'_, Self>, EncodeError> {
-        Encoder::new(self, version)
+    fn encoder(&self, version: i16) -> Result<Encoder<'_>, EncodeError> {
+        AnyMessage::new(self).encoder(version)
     }
 
     /// The exact number of bytes [`encode`](Message::encode) would write at `version`,
     /// after checking the value can be written there at all.
     fn encoded_size(&self, version: i16) -> Result<usize, EncodeError> {
-        encoder::sized(self, &Self::SCHEMA, version).map(|(_, size, _)| size)
+        AnyMessage::new(self).encoded_size(version)
     }
 
     /// Appends the message at `version` to `buf`; returns the bytes written.
     /// Nothing is written when the value cannot be encoded.
     fn encode_into(&self, buf: &mut BytesMut, version: i16) -> Result<usize, EncodeError> {
-        let encoder = self.encoder(version)?;
-        let size = encoder.len();
-        encoder.write_into(buf)?;
-        Ok(size)
+        AnyMessage::new(self).encode_into(buf, version)
     }
 
     /// Encodes the message at `version` as chunks, the way Kafka's `SendBuilder`
@@ -157,8 +155,7 @@ pub trait Message: Struct {
     /// assert_eq!(chunks.to_bytes(), batch.encode(0).unwrap());
     /// ```
     fn encode_vectored(&self, version: i16) -> Result<ChunkedBytes, EncodeError> {
-        let (cx, size, mut sizes) = encoder::sized(self, &Self::SCHEMA, version)?;
-        encoder::to_chunks(self, &Self::SCHEMA, size, cx, &mut sizes)
+        AnyMessage::new(self).encode_vectored(version)
     }
 
     /// Encodes the message at `version` into a buffer of exactly the right size.
@@ -185,10 +182,7 @@ pub trait Message: Struct {
     /// }
     /// ```
     fn encode(&self, version: i16) -> Result<Bytes, EncodeError> {
-        // Sized and written here, not through an `Encoder`, which would move the
-        // record of sizes out of this frame and back.
-        let (cx, size, mut sizes) = encoder::sized(self, &Self::SCHEMA, version)?;
-        encoder::to_bytes(self, &Self::SCHEMA, size, cx, &mut sizes)
+        AnyMessage::new(self).encode(version)
     }
 
     /// [`encode`](Message::encode), refusing what a normal encode would drop
@@ -240,9 +234,7 @@ pub trait Message: Struct {
     /// assert_eq!(request.encode_strict(0).unwrap(), request.encode(0).unwrap());
     /// ```
     fn encode_strict(&self, version: i16) -> Result<Bytes, EncodeError> {
-        encoder::check_lossless(self, &Self::SCHEMA, version)?;
-        let (cx, size, mut sizes) = encoder::sized(self, &Self::SCHEMA, version)?;
-        encoder::to_bytes(self, &Self::SCHEMA, size, cx, &mut sizes)
+        AnyMessage::new(self).encode_strict(version)
     }
 
     /// [`encoder`](Message::encoder), refusing what a normal encode would drop
@@ -274,9 +266,8 @@ pub trait Message: Struct {
     /// let err = beat.with_rack("r1".into()).encoder_strict(1).unwrap_err();
     /// assert_eq!(err.path().to_string(), "Beat.Rack");
     /// ```
-    fn encoder_strict(&self, version: i16) -> Result<Encoder<'_, Self>, EncodeError> {
-        encoder::check_lossless(self, &Self::SCHEMA, version)?;
-        Encoder::new(self, version)
+    fn encoder_strict(&self, version: i16) -> Result<Encoder<'_>, EncodeError> {
+        AnyMessage::new(self).encoder_strict(version)
     }
 
     /// Succeeds when [`encode_strict`](Message::encode_strict) would succeed at
@@ -304,8 +295,7 @@ pub trait Message: Struct {
     /// assert!(beat.encode(1).is_ok()); // Kafka's rule drops the rack
     /// ```
     fn check_strict(&self, version: i16) -> Result<(), EncodeError> {
-        encoder::check_lossless(self, &Self::SCHEMA, version)?;
-        encoder::sized(self, &Self::SCHEMA, version).map(drop)
+        AnyMessage::new(self).check_strict(version)
     }
 
     /// Reads the message at `version` from the reader's position, leaving the reader

@@ -23,7 +23,7 @@ pub use crate::schema::{
 pub use crate::wire::nullable::{read_nullable_struct, write_struct_null, write_struct_present};
 pub use crate::wire::tagged::{read_tagged_section, ReadTagged, TaggedSize, TaggedWriter};
 pub use crate::wire::{Cx, Nullable, Sizes, UnknownTaggedFields, Wire, Writer};
-pub use crate::{DecodeError, EncodeError, Reader, VersionRange};
+pub use crate::{AnyMessage, DecodeError, EncodeError, Reader, VersionRange};
 
 #[cfg(feature = "json")]
 pub use crate::__json_name as json_name;

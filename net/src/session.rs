@@ -93,9 +93,6 @@ impl ClientSession {
 
     /// Frames `request` at `version` under the next correlation id, and remembers it
     /// until its response is read.
-    // Inline, like the frame functions it calls: the encoders of every API are then
-    // compiled in the program that sends, not in this library for every user.
-    #[inline]
     pub fn send(&mut self, request: &Request, version: i16) -> Result<Sent, SessionError> {
         let correlation_id = self.next_correlation_id;
         let api = request.api();
@@ -116,7 +113,6 @@ impl ClientSession {
 
     /// Reads a response frame (length prefix included) as the answer to the request
     /// in flight with its correlation id.
-    #[inline]
     pub fn receive(&mut self, frame: &Bytes) -> Result<Received, SessionError> {
         let correlation_id = frame::response_correlation_id(frame)?;
         let Some(&(api, version)) = self.in_flight.get(&correlation_id) else {
@@ -167,7 +163,6 @@ impl ClientSession {
 /// assert_eq!(read.header.correlation_id, 7);
 /// assert!(matches!(read.body, Response::Heartbeat(_)));
 /// ```
-#[inline]
 pub fn read_response(frame: &Bytes, api: ApiKey, version: i16) -> Result<Received, FrameError> {
     if api != ApiKey::ApiVersions {
         let (header, body) = frame::decode_any_response(frame, api, version)?;

@@ -30,7 +30,31 @@ pub fn type_checks(container: &Container) -> TokenStream {
         .flat_map(|field| field_checks(container, field))
         .collect();
     checks.extend(leaves_check(container));
+    checks.extend(partial_eq_check(container));
     checks
+}
+
+/// Every field's type compares with `==`: Kafka's rules compare a value with its
+/// default where a version lacks the field or puts it in the tagged section, and
+/// the JSON form does for every field, so it is asked of every field alike (a
+/// field that needs no comparison today may tomorrow, and a feature must not
+/// decide whether a struct compiles). One item for the struct, naming each type
+/// through the rule that compares; leaf types compare by construction.
+fn partial_eq_check(container: &Container) -> TokenStream {
+    let p = private_path::private();
+    let tys: Vec<&Type> = container
+        .fields
+        .iter()
+        .map(|field| &field.ty)
+        .filter(|ty| !spelled_as_leaf(ty))
+        .collect();
+    if tys.is_empty() {
+        return quote!();
+    }
+    quote! {
+        const _: (#(fn(&#tys) -> bool,)*) =
+            (#(<#tys as #p::FieldRules>::is_schema_default_value as fn(&#tys) -> bool,)*);
+    }
 }
 
 /// One assertion for the struct: the fields spelled as leaf types hold no struct,

@@ -4,12 +4,13 @@
 
 use bytes::{Bytes, BytesMut};
 use kwire::wire::{ChunkedBytes, Writer};
-use kwire::{EncodeError, Message, RequestEnum, ResponseEnum, WithMessage};
+use kwire::{AnyMessage, Message, RequestEnum, ResponseEnum};
 
 use super::{
-    api_key_of, expect_api_key, length_prefix, request_header_version, response_header_version,
-    FrameError, PREFIX_LEN,
+    api_key_of, expect_api_key_of, length_prefix, response_header_version_of, FrameError,
+    PREFIX_LEN,
 };
+use crate::header::request_version_for;
 use crate::{RequestHeader, ResponseHeader};
 
 /// Where a frame goes.
@@ -21,48 +22,25 @@ enum Target<'b> {
 }
 
 /// Sizes the header and the body once each, then writes prefix, header and body
-/// to `target`; chunks for [`Target::Chunks`], none when appending.
-fn frame_with<H: Message, M: Message>(
-    header: &H,
+/// to `target`; chunks for [`Target::Chunks`], none when appending. Not generic:
+/// one copy for every message, whose own codecs are reached through
+/// [`AnyMessage`].
+fn frame_with(
+    header: AnyMessage<'_>,
     header_version: i16,
-    body: &M,
+    body: AnyMessage<'_>,
     version: i16,
     target: Target<'_>,
 ) -> Result<ChunkedBytes, FrameError> {
     let body = body.encoder(version)?;
-    let (body_len, body_zero_copy) = (body.len(), body.zero_copy_len());
-    let mut body = Some(body);
-    let mut write_body = |writer: &mut Writer| match body.take() {
-        Some(body) => body.write_to(writer),
-        None => Ok(()),
-    };
-    frame_around(
-        header,
-        header_version,
-        (body_len, body_zero_copy),
-        &mut write_body,
-        target,
-    )
-}
-
-/// Everything of a frame but the body's own encoding: one copy per header type
-/// rather than one per message, which a build of every API's frames pays for.
-/// `body` is the body's size and how much of it is zero-copy.
-#[inline(never)]
-fn frame_around<H: Message>(
-    header: &H,
-    header_version: i16,
-    (body_len, body_zero_copy): (usize, usize),
-    write_body: &mut dyn FnMut(&mut Writer) -> Result<(), EncodeError>,
-    target: Target<'_>,
-) -> Result<ChunkedBytes, FrameError> {
     let header = header.encoder(header_version)?;
-    let len = header.len() + body_len;
+    let len = header.len() + body.len();
+    let body_zero_copy = body.zero_copy_len();
     let prefix = length_prefix(len)?;
     let write = |writer: &mut Writer| -> Result<(), FrameError> {
         writer.put_slice(&prefix);
         header.write_to(writer)?;
-        write_body(writer)?;
+        body.write_to(writer)?;
         Ok(())
     };
     match target {
@@ -84,6 +62,45 @@ fn frame_around<H: Message>(
             Ok(writer.into_chunks())
         }
     }
+}
+
+/// A request frame: the body written at `header.request_api_version`, which with
+/// the body's flexibility decides the header version.
+fn request_frame(
+    header: &RequestHeader,
+    body: AnyMessage<'_>,
+    target: Target<'_>,
+) -> Result<ChunkedBytes, FrameError> {
+    let schema = body.schema();
+    expect_api_key_of(schema, header.request_api_key)?;
+    let version = header.request_api_version;
+    let header_version = request_version_for(schema, version);
+    frame_with(
+        AnyMessage::new(header),
+        header_version,
+        body,
+        version,
+        target,
+    )
+}
+
+/// A response frame, answering a request made at `version`.
+fn response_frame(
+    header: &ResponseHeader,
+    body: AnyMessage<'_>,
+    version: i16,
+    target: Target<'_>,
+) -> Result<ChunkedBytes, FrameError> {
+    let schema = body.schema();
+    api_key_of(schema)?;
+    let header_version = response_header_version_of(schema, version);
+    frame_with(
+        AnyMessage::new(header),
+        header_version,
+        body,
+        version,
+        target,
+    )
 }
 
 /// Frames a request: the body is written at `header.request_api_version`, which with
@@ -144,10 +161,7 @@ pub fn encode_request_into<M: Message>(
     body: &M,
     buf: &mut BytesMut,
 ) -> Result<(), FrameError> {
-    expect_api_key::<M>(header.request_api_key)?;
-    let version = header.request_api_version;
-    let header_version = request_header_version::<M>(version);
-    frame_with(header, header_version, body, version, Target::Append(buf)).map(drop)
+    request_frame(header, AnyMessage::new(body), Target::Append(buf)).map(drop)
 }
 
 /// Appends a response frame to `buf`, like [`encode_response`] (see
@@ -158,9 +172,7 @@ pub fn encode_response_into<M: Message>(
     version: i16,
     buf: &mut BytesMut,
 ) -> Result<(), FrameError> {
-    api_key_of::<M>()?;
-    let header_version = response_header_version::<M>(version);
-    frame_with(header, header_version, body, version, Target::Append(buf)).map(drop)
+    response_frame(header, AnyMessage::new(body), version, Target::Append(buf)).map(drop)
 }
 
 /// Frames a request as chunks, the way Kafka's client sends it: prefix, header and
@@ -193,10 +205,7 @@ pub fn encode_request_vectored<M: Message>(
     header: &RequestHeader,
     body: &M,
 ) -> Result<ChunkedBytes, FrameError> {
-    expect_api_key::<M>(header.request_api_key)?;
-    let version = header.request_api_version;
-    let header_version = request_header_version::<M>(version);
-    frame_with(header, header_version, body, version, Target::Chunks)
+    request_frame(header, AnyMessage::new(body), Target::Chunks)
 }
 
 /// Frames a response to a request made at `version` as chunks, like
@@ -207,9 +216,7 @@ pub fn encode_response_vectored<M: Message>(
     body: &M,
     version: i16,
 ) -> Result<ChunkedBytes, FrameError> {
-    api_key_of::<M>()?;
-    let header_version = response_header_version::<M>(version);
-    frame_with(header, header_version, body, version, Target::Chunks)
+    response_frame(header, AnyMessage::new(body), version, Target::Chunks)
 }
 
 /// Frames whichever request `request` holds, like [`encode_request`].
@@ -254,14 +261,7 @@ pub fn encode_any_request_into<R: RequestEnum>(
     request: &R,
     buf: &mut BytesMut,
 ) -> Result<(), FrameError> {
-    struct Encode<'h, 'b>(&'h RequestHeader, &'b mut BytesMut);
-    impl WithMessage for Encode<'_, '_> {
-        type Output = Result<(), FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_request_into(self.0, body, self.1)
-        }
-    }
-    request.with_message(Encode(header, buf))
+    request_frame(header, request.as_message(), Target::Append(buf)).map(drop)
 }
 
 /// Appends whichever response `response` holds to `buf`, answering a request made
@@ -283,14 +283,7 @@ pub fn encode_any_response_into<R: ResponseEnum>(
     version: i16,
     buf: &mut BytesMut,
 ) -> Result<(), FrameError> {
-    struct Encode<'h, 'b>(&'h ResponseHeader, i16, &'b mut BytesMut);
-    impl WithMessage for Encode<'_, '_> {
-        type Output = Result<(), FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_response_into(self.0, body, self.1, self.2)
-        }
-    }
-    response.with_message(Encode(header, version, buf))
+    response_frame(header, response.as_message(), version, Target::Append(buf)).map(drop)
 }
 
 /// Frames whichever request `request` holds as chunks, like
@@ -299,14 +292,7 @@ pub fn encode_any_request_vectored<R: RequestEnum>(
     header: &RequestHeader,
     request: &R,
 ) -> Result<ChunkedBytes, FrameError> {
-    struct Encode<'h>(&'h RequestHeader);
-    impl WithMessage for Encode<'_> {
-        type Output = Result<ChunkedBytes, FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_request_vectored(self.0, body)
-        }
-    }
-    request.with_message(Encode(header))
+    request_frame(header, request.as_message(), Target::Chunks)
 }
 
 /// Frames whichever response `response` holds as chunks, answering a request made
@@ -325,12 +311,5 @@ pub fn encode_any_response_vectored<R: ResponseEnum>(
     response: &R,
     version: i16,
 ) -> Result<ChunkedBytes, FrameError> {
-    struct Encode<'h>(&'h ResponseHeader, i16);
-    impl WithMessage for Encode<'_> {
-        type Output = Result<ChunkedBytes, FrameError>;
-        fn call<M: Message>(self, body: &M) -> Self::Output {
-            encode_response_vectored(self.0, body, self.1)
-        }
-    }
-    response.with_message(Encode(header, version))
+    response_frame(header, response.as_message(), version, Target::Chunks)
 }

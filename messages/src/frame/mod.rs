@@ -107,7 +107,7 @@ pub fn response_header_version<M: Message>(version: i16) -> i16 {
     response_header_version_of(&M::SCHEMA, version)
 }
 
-fn response_header_version_of(schema: &MessageSchema, version: i16) -> i16 {
+pub(crate) fn response_header_version_of(schema: &MessageSchema, version: i16) -> i16 {
     let kafka_api = schema.api_key.and_then(|key| ApiKey::from_i16(key).ok());
     match kafka_api {
         Some(api) if api.response_schema().name == schema.name => {
@@ -117,15 +117,23 @@ fn response_header_version_of(schema: &MessageSchema, version: i16) -> i16 {
     }
 }
 
-pub(crate) fn api_key_of<M: Message>() -> Result<i16, FrameError> {
-    M::SCHEMA
-        .api_key
-        .ok_or(FrameError::NoApiKey(M::SCHEMA.name))
+/// The API key of a body of the type `schema` describes.
+pub(crate) fn api_key_of(schema: &'static MessageSchema) -> Result<i16, FrameError> {
+    schema.api_key.ok_or(FrameError::NoApiKey(schema.name))
 }
 
 /// Checks that a header naming `header_key` can carry a body of `M`.
 pub(crate) fn expect_api_key<M: Message>(header_key: i16) -> Result<(), FrameError> {
-    let body = api_key_of::<M>()?;
+    expect_api_key_of(&M::SCHEMA, header_key)
+}
+
+/// Checks that a header naming `header_key` can carry a body of the type `schema`
+/// describes.
+pub(crate) fn expect_api_key_of(
+    schema: &'static MessageSchema,
+    header_key: i16,
+) -> Result<(), FrameError> {
+    let body = api_key_of(schema)?;
     if header_key != body {
         return Err(FrameError::ApiKeyMismatch {
             header: header_key,
@@ -207,7 +215,6 @@ pub fn split_response(
 }
 
 /// Reads any Kafka request frame: the header's API key picks the body's type.
-#[inline]
 pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), FrameError> {
     decode_request_enum(frame)
 }
@@ -215,7 +222,6 @@ pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), Fra
 /// Reads a request frame into the enum `R` (any enum deriving
 /// [`RequestEnum`](derive@kwire::RequestEnum)): the header's API key picks the
 /// variant.
-#[inline]
 pub fn decode_request_enum<R: RequestEnum>(
     frame: &Bytes,
 ) -> Result<(RequestHeader, R), FrameError> {
@@ -239,7 +245,6 @@ pub fn decode_request_enum<R: RequestEnum>(
 /// let (_, read) = frame::decode_any_response(&bytes, ApiKey::Heartbeat, 4).unwrap();
 /// assert_eq!(read, response);
 /// ```
-#[inline]
 pub fn decode_any_response(
     frame: &Bytes,
     api: ApiKey,
@@ -250,7 +255,6 @@ pub fn decode_any_response(
 
 /// Reads a response frame into the enum `R`, answering a request with `api_key`
 /// made at `version`.
-#[inline]
 pub fn decode_response_enum<R: ResponseEnum>(
     frame: &Bytes,
     api_key: i16,
