@@ -8,8 +8,9 @@ use crate::schema::MessageSchema;
 use crate::wire::ChunkedBytes;
 use crate::{EncodeError, Message};
 
-/// A message of any type, by reference, with its schema: everything
-/// [`Message`] offers for encoding, without the type. The message enums give
+/// A message of any type, by reference, with its schema: what [`Message`] offers
+/// for encoding, without the type (strict encoding excepted, whose pass is
+/// compiled only where it is used, per type). The message enums give
 /// one for whichever message they hold
 /// ([`MessageEnum::as_message`](crate::MessageEnum::as_message)); framing takes
 /// them. The message's own codec is reached through one indirect call, so code
@@ -69,18 +70,6 @@ impl<'a> AnyMessage<'a> {
         Encoder::new(self.message, self.schema, version)
     }
 
-    /// [`Message::encoder_strict`].
-    pub fn encoder_strict(self, version: i16) -> Result<Encoder<'a>, EncodeError> {
-        self.check_strict(version)?;
-        self.encoder(version)
-    }
-
-    /// [`Message::check_strict`].
-    pub fn check_strict(self, version: i16) -> Result<(), EncodeError> {
-        encoder::check_lossless(self.message, self.schema, version)?;
-        encoder::sized(self.message, self.schema, version).map(drop)
-    }
-
     /// [`Message::encoded_size`].
     pub fn encoded_size(self, version: i16) -> Result<usize, EncodeError> {
         encoder::sized(self.message, self.schema, version).map(|(_, size, _)| size)
@@ -90,12 +79,6 @@ impl<'a> AnyMessage<'a> {
     pub fn encode(self, version: i16) -> Result<Bytes, EncodeError> {
         let (cx, size, mut sizes) = encoder::sized(self.message, self.schema, version)?;
         encoder::to_bytes(self.message, self.schema, size, cx, &mut sizes)
-    }
-
-    /// [`Message::encode_strict`].
-    pub fn encode_strict(self, version: i16) -> Result<Bytes, EncodeError> {
-        encoder::check_lossless(self.message, self.schema, version)?;
-        self.encode(version)
     }
 
     /// [`Message::encode_into`].

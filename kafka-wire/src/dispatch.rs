@@ -170,7 +170,7 @@ pub trait MessageEnum: Sized {
     /// value it holds, and fails as [`Message::check_strict`] does, naming the
     /// field: a client checks a request so before framing it.
     fn check_strict(&self, version: i16) -> Result<(), EncodeError> {
-        self.as_message().check_strict(version)
+        self.with_message(CheckStrict(version))
     }
 
     /// The exact size [`encode`](MessageEnum::encode) would write at `version`.
@@ -311,6 +311,15 @@ impl<E: MessageEnum> std::fmt::Display for WrongMessage<E> {
 }
 
 impl<E: MessageEnum + std::fmt::Debug> std::error::Error for WrongMessage<E> {}
+
+struct CheckStrict(i16);
+
+impl WithMessage for CheckStrict {
+    type Output = Result<(), EncodeError>;
+    fn call<M: Message>(self, message: &M) -> Self::Output {
+        message.check_strict(self.0)
+    }
+}
 
 /// The API key of a message in a request or response enum, at compile time.
 #[doc(hidden)]

@@ -4,7 +4,7 @@ use bytes::{Bytes, BytesMut};
 
 use crate::schema::MessageSchema;
 use crate::wire::{ChunkedBytes, Cx, Sizes, Writer};
-use crate::{EncodeError, EncodeErrorKind, Wire};
+use crate::{EncodeError, EncodeErrorKind, Message, Wire};
 
 /// A message checked and sized at one version: its exact length is known, and
 /// writing it works nothing out again (see [`Sizes`]). Made by
@@ -148,8 +148,6 @@ pub(crate) trait DynWire {
     fn size_dyn(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError>;
     /// [`Wire::write`].
     fn write_dyn(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
-    /// [`Wire::check_lossless`].
-    fn check_lossless_dyn(&self, cx: Cx) -> Result<(), EncodeError>;
 }
 
 impl<T: Wire> DynWire for T {
@@ -161,11 +159,6 @@ impl<T: Wire> DynWire for T {
     #[inline]
     fn write_dyn(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError> {
         self.write(w, cx, sizes)
-    }
-
-    #[inline]
-    fn check_lossless_dyn(&self, cx: Cx) -> Result<(), EncodeError> {
-        self.check_lossless(cx)
     }
 }
 
@@ -195,16 +188,14 @@ pub(crate) fn sized(
 }
 
 /// Strict encoding's pass over `message` at `version`: fails where a normal
-/// encode would silently drop a value that was set.
-pub(crate) fn check_lossless(
-    message: &dyn DynWire,
-    schema: &'static MessageSchema,
-    version: i16,
-) -> Result<(), EncodeError> {
-    let cx = cx_for(schema, version)?;
+/// encode would silently drop a value that was set. Generic, unlike the rest:
+/// the pass is compiled only in programs that encode strictly, for the messages
+/// they do.
+pub(crate) fn check_lossless<M: Message>(message: &M, version: i16) -> Result<(), EncodeError> {
+    let cx = cx_for(&M::SCHEMA, version)?;
     message
-        .check_lossless_dyn(cx)
-        .map_err(|e| e.within(schema.name))
+        .check_lossless(cx)
+        .map_err(|e| e.within(M::SCHEMA.name))
 }
 
 /// Sizes `message`, recording into `sizes`.

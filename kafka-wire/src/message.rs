@@ -3,7 +3,7 @@
 use bytes::{Bytes, BytesMut};
 
 use crate::any_message::AnyMessage;
-use crate::encoder::Encoder;
+use crate::encoder::{self, Encoder};
 use crate::schema::{MessageKind, MessageSchema, StructSchema};
 use crate::wire::{ChunkedBytes, Cx, Wire};
 use crate::{DecodeError, DecodeErrorKind, EncodeError, Reader, VersionRange};
@@ -234,7 +234,8 @@ pub trait Message: Struct {
     /// assert_eq!(request.encode_strict(0).unwrap(), request.encode(0).unwrap());
     /// ```
     fn encode_strict(&self, version: i16) -> Result<Bytes, EncodeError> {
-        AnyMessage::new(self).encode_strict(version)
+        encoder::check_lossless(self, version)?;
+        AnyMessage::new(self).encode(version)
     }
 
     /// [`encoder`](Message::encoder), refusing what a normal encode would drop
@@ -267,7 +268,8 @@ pub trait Message: Struct {
     /// assert_eq!(err.path().to_string(), "Beat.Rack");
     /// ```
     fn encoder_strict(&self, version: i16) -> Result<Encoder<'_>, EncodeError> {
-        AnyMessage::new(self).encoder_strict(version)
+        encoder::check_lossless(self, version)?;
+        AnyMessage::new(self).encoder(version)
     }
 
     /// Succeeds when [`encode_strict`](Message::encode_strict) would succeed at
@@ -295,7 +297,8 @@ pub trait Message: Struct {
     /// assert!(beat.encode(1).is_ok()); // Kafka's rule drops the rack
     /// ```
     fn check_strict(&self, version: i16) -> Result<(), EncodeError> {
-        AnyMessage::new(self).check_strict(version)
+        encoder::check_lossless(self, version)?;
+        AnyMessage::new(self).encoded_size(version).map(drop)
     }
 
     /// Reads the message at `version` from the reader's position, leaving the reader

@@ -289,6 +289,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
 
             #strict
 
+            #[inline]
             #[allow(unused_variables, clippy::manual_range_contains)]
             fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
                 let v: i16 = cx.version;
@@ -298,6 +299,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 ::core::result::Result::Ok(size)
             }
 
+            #[inline]
             #[allow(unused_variables, clippy::manual_range_contains)]
             fn write(&self, w: &mut #p::Writer, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> {
                 let v: i16 = cx.version;
@@ -316,12 +318,16 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 <Self as ::core::default::Default>::default()
             }
 
+            // Inline: only top-level messages and nullable structs are read whole, and
+            // compiled where they are; every other struct is read in place.
+            #[inline]
             fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
                 let mut this = <Self as ::core::default::Default>::default();
                 <Self as #p::Wire>::read_in_place(&mut this, reader, cx)?;
                 ::core::result::Result::Ok(this)
             }
 
+            #[inline]
             #[allow(unused_variables, clippy::manual_range_contains)]
             fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
                 let v: i16 = cx.version;

@@ -99,12 +99,20 @@ macro_rules! array_wire {
 
             #[inline]
             fn size(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
-                size(Elements::as_slice(self), cx, sizes)
+                if in_line::<$item>() {
+                    size(Elements::as_slice(self), cx, sizes)
+                } else {
+                    size_out_of_line(Elements::as_slice(self), cx, sizes)
+                }
             }
 
             #[inline(always)]
             fn write(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError> {
-                write(Elements::as_slice(self), w, cx, sizes)
+                if in_line::<$item>() {
+                    write(Elements::as_slice(self), w, cx, sizes)
+                } else {
+                    write_out_of_line(Elements::as_slice(self), w, cx, sizes)
+                }
             }
 
             #[inline]
@@ -120,10 +128,10 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_in_place(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
-                let start = reader.position();
-                match length::read_value_len(reader, cx, Classic::Int32)? {
-                    Some(count) => read_into(self, count, start, reader, cx),
-                    None => Err(length::unexpected_null(reader, cx)),
+                if in_line::<$item>() {
+                    read_in_place(self, reader, cx)
+                } else {
+                    read_in_place_out_of_line(self, reader, cx)
                 }
             }
 
@@ -170,15 +178,69 @@ macro_rules! array_wire {
 array_wire!(impl[T] for Vec<T>, elements: T);
 array_wire!(impl[A: Array] for SmallVec<A>, elements: A::Item);
 
-#[inline]
+/// True when an array of `T` is coded where it is used: arrays of fixed-width
+/// values (replica lists, thousands in one message, each a few bytes). Arrays of
+/// anything else are one function per element type, out of line, with the
+/// element's codec inlined into its loop: a message's codec is then a chain of
+/// calls of a size each, not one function holding every level of its nesting,
+/// which cost the optimiser more than it bought (one call per array).
+#[inline(always)]
+const fn in_line<T: Wire>() -> bool {
+    T::TYPE.fixed_size().is_some()
+}
+
+#[inline(never)]
+fn size_out_of_line<T: Wire>(
+    elements: &[T],
+    cx: Cx,
+    sizes: &mut Sizes,
+) -> Result<usize, EncodeError> {
+    size(elements, cx, sizes)
+}
+
+#[inline(never)]
+fn write_out_of_line<T: Wire>(
+    elements: &[T],
+    buf: &mut Writer,
+    cx: Cx,
+    sizes: &mut Sizes,
+) -> Result<(), EncodeError> {
+    write(elements, buf, cx, sizes)
+}
+
+#[inline(never)]
+fn read_in_place_out_of_line<E: Elements>(
+    elements: &mut E,
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<(), DecodeError> {
+    read_in_place(elements, reader, cx)
+}
+
+/// Reads an array, not null, into `elements`, which it replaces.
+#[inline(always)]
+fn read_in_place<E: Elements>(
+    elements: &mut E,
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<(), DecodeError> {
+    let start = reader.position();
+    match length::read_value_len(reader, cx, Classic::Int32)? {
+        Some(count) => read_into(elements, count, start, reader, cx),
+        None => Err(length::unexpected_null(reader, cx)),
+    }
+}
+
+#[inline(always)]
 fn size<T: Wire>(elements: &[T], cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
     length::check(elements.len(), cx, Classic::Int32)?;
     let mut size = length::size(Some(elements.len()), cx, Classic::Int32);
     let cx = cx.with_nullable(false);
-    for element in elements {
-        size += element
-            .size(cx, sizes)
-            .map_err(|e| e.at_index(index_of(elements, element)))?;
+    for index in 0..elements.len() {
+        match elements[index].size(cx, sizes) {
+            Ok(element_size) => size += element_size,
+            Err(e) => return Err(e.at_index(index)),
+        }
     }
     Ok(size)
 }
@@ -195,10 +257,10 @@ fn write<T: Wire>(
 ) -> Result<(), EncodeError> {
     length::put(buf, Some(elements.len()), cx, Classic::Int32)?;
     let cx = cx.with_nullable(false);
-    for (index, element) in elements.iter().enumerate() {
-        element
-            .write(buf, cx, sizes)
-            .map_err(|e| e.at_index(index))?;
+    for index in 0..elements.len() {
+        if let Err(e) = elements[index].write(buf, cx, sizes) {
+            return Err(e.at_index(index));
+        }
     }
     Ok(())
 }
@@ -216,15 +278,6 @@ fn check_lossless<T: Wire>(elements: &[T], cx: Cx) -> Result<(), EncodeError> {
         element.check_lossless(cx).map_err(|e| e.at_index(index))?;
     }
     Ok(())
-}
-
-/// The position of `element` in `elements`, worked out only when an error needs
-/// it, so the sizing loop keeps no counter. (The writing loop keeps one: measured,
-/// MetadataResponse v12 encode took 10 % fewer instructions with it.)
-#[cold]
-fn index_of<T>(elements: &[T], element: &T) -> usize {
-    let offset = std::ptr::from_ref(element).addr() - elements.as_ptr().addr();
-    offset / std::mem::size_of::<T>().max(1)
 }
 
 /// The most memory an array reserves before its elements are decoded, unless more
@@ -281,14 +334,10 @@ pub(crate) fn read_schema_count(
 }
 
 /// Reads the `count` elements of an array whose count started at byte `start` into
-/// `elements`, replacing what it held, under [`check_count`]'s rule.
-///
-/// A count the container holds in place costs no memory whatever it claims, so its
-/// elements are read at once and the rule is checked only if one fails: elements
-/// that all read took at least their smallest size each, so their count keeps the
-/// rule, and a failure is then the count's error if the count breaks it, exactly as
-/// if it had been checked first. A larger count is checked first, then reserves at
-/// most the larger of the input left and [`RESERVE_FLOOR_BYTES`].
+/// `elements`, replacing what it held, under [`check_count`]'s rule: the count is
+/// checked, then at most the larger of the input left and [`RESERVE_FLOOR_BYTES`]
+/// is reserved (a count the container holds in place costs no memory, whatever it
+/// claims).
 #[inline]
 fn read_into<E: Elements>(
     elements: &mut E,
@@ -297,16 +346,38 @@ fn read_into<E: Elements>(
     reader: &mut Reader<'_>,
     cx: Cx,
 ) -> Result<(), DecodeError> {
-    let remaining = reader.remaining();
-    check_count(count, start, remaining, element_min_size::<E::Item>(cx))?;
-    if count <= E::in_place() {
-        *elements = E::default();
-        return read_elements(reader, count, count, cx, elements);
+    let min_size = element_min_size::<E::Item>(cx);
+    let reserved = reservation(
+        count,
+        start,
+        reader.remaining(),
+        min_size,
+        E::in_place(),
+        std::mem::size_of::<E::Item>(),
+    )?;
+    *elements = E::with_capacity(reserved);
+    read_elements(elements, count, reserved, min_size, reader, cx)
+}
+
+/// How many elements to reserve before decoding `count` of them, each at least
+/// `min_size` bytes and `element_size` in memory, with `remaining` bytes of input
+/// left: after [`check_count`], all of them when they fit in place, else no more
+/// than the input left (or [`RESERVE_FLOOR_BYTES`]) can hold. Not generic.
+#[inline]
+fn reservation(
+    count: usize,
+    start: usize,
+    remaining: usize,
+    min_size: usize,
+    in_place: usize,
+    element_size: usize,
+) -> Result<usize, DecodeError> {
+    check_count(count, start, remaining, min_size)?;
+    if count <= in_place {
+        return Ok(count);
     }
     let budget = remaining.max(RESERVE_FLOOR_BYTES);
-    let reserved = count.min(budget / std::mem::size_of::<E::Item>().max(1));
-    *elements = E::with_capacity(reserved);
-    read_elements(reader, count, reserved, cx, elements)
+    Ok(count.min(budget / element_size.max(1)))
 }
 
 /// Appends `count` elements to the empty `elements`, which has room for `reserved`.
@@ -317,51 +388,34 @@ fn read_into<E: Elements>(
 /// array grows once, by exactly as many as the claim and the bytes left (at the
 /// element's smallest size) both allow, and room for one that starts and fails: no
 /// element can be decoded beyond that, so capacity follows what is decoded without
-/// the slack of doubling.
+/// the slack of doubling. One loop, so that the element's decoder is compiled into
+/// it once.
 #[inline]
 fn read_elements<E: Elements>(
-    reader: &mut Reader<'_>,
+    elements: &mut E,
     count: usize,
     reserved: usize,
+    min_size: usize,
+    reader: &mut Reader<'_>,
     cx: Cx,
-    elements: &mut E,
 ) -> Result<(), DecodeError> {
     let cx = cx.with_nullable(false);
-    read_range(reader, 0..reserved, cx, elements)?;
-    if reserved < count {
-        read_beyond_reservation(reader, count, reserved, cx, elements)?;
-    }
-    Ok(())
-}
-
-/// Reads the elements at positions `range` onto the end of `elements`.
-#[inline(always)]
-fn read_range<E: Elements>(
-    reader: &mut Reader<'_>,
-    range: std::ops::Range<usize>,
-    cx: Cx,
-    elements: &mut E,
-) -> Result<(), DecodeError> {
-    for _ in range {
+    for index in 0..count {
+        if index == reserved {
+            elements.reserve_exact(growth(count, reserved, reader.remaining(), min_size));
+        }
         elements.read_one(reader, cx)?;
     }
     Ok(())
 }
 
-/// The elements of a large array past its first reservation. Out of line, so that
-/// the usual loop above holds the only inlined copy of the element's decoder.
+/// How many more elements to make room for once the first reservation is full.
+/// Out of line and not generic: reached only by arrays larger than their
+/// reservation.
 #[cold]
 #[inline(never)]
-fn read_beyond_reservation<E: Elements>(
-    reader: &mut Reader<'_>,
-    count: usize,
-    reserved: usize,
-    cx: Cx,
-    elements: &mut E,
-) -> Result<(), DecodeError> {
-    let fits = reader.remaining() / element_min_size::<E::Item>(cx) + 1;
-    elements.reserve_exact((count - reserved).min(fits));
-    read_range(reader, reserved..count, cx, elements)
+fn growth(count: usize, reserved: usize, remaining: usize, min_size: usize) -> usize {
+    (count - reserved).min(remaining / min_size.max(1) + 1)
 }
 
 /// The fewest bytes an element takes, at least one (an element of no bytes still

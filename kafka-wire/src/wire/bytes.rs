@@ -82,14 +82,7 @@ macro_rules! bytes_like {
 
             #[inline]
             fn write(&self, w: &mut Writer, cx: Cx, _sizes: &mut Sizes) -> Result<(), EncodeError> {
-                let bytes: &Bytes = AsBytes::as_bytes(self);
-                length::put(w, Some(bytes.len()), cx, Classic::Int32)?;
-                if $zero_copy {
-                    w.put_zero_copy(bytes);
-                } else {
-                    w.put_slice(bytes);
-                }
-                Ok(())
+                put_bytes(AsBytes::as_bytes(self), w, cx, $zero_copy)
             }
 
             #[inline]
@@ -117,10 +110,7 @@ macro_rules! bytes_like {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                match length::read_value_len(reader, cx, Classic::Int32)? {
-                    None => Ok(None),
-                    Some(len) => Ok(Some($from_bytes(reader.read_bytes(len)?))),
-                }
+                Ok(read_nullable_bytes(reader, cx)?.map($from_bytes))
             }
         }
     };
@@ -129,6 +119,29 @@ macro_rules! bytes_like {
 bytes_like!(Bytes, Bytes, std::convert::identity, starts_null: false, zero_copy: false);
 // Kafka's generator gives records fields no empty default: they start out null.
 bytes_like!(Records, Records, Records, starts_null: true, zero_copy: true);
+
+/// Writes bytes (attached to a vectored writer when `zero_copy`). Out of line: a
+/// value of bytes costs a call, little next to its bytes, and every bytes field
+/// shares this code.
+#[inline(never)]
+fn put_bytes(bytes: &Bytes, w: &mut Writer, cx: Cx, zero_copy: bool) -> Result<(), EncodeError> {
+    length::put(w, Some(bytes.len()), cx, Classic::Int32)?;
+    if zero_copy {
+        w.put_zero_copy(bytes);
+    } else {
+        w.put_slice(bytes);
+    }
+    Ok(())
+}
+
+/// Reads bytes or null, as a slice of the input.
+#[inline(never)]
+fn read_nullable_bytes(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Bytes>, DecodeError> {
+    match length::read_value_len(reader, cx, Classic::Int32)? {
+        None => Ok(None),
+        Some(len) => Ok(Some(reader.read_bytes(len)?)),
+    }
+}
 
 /// The codec of a `zero_copy` bytes field: its value is attached by a vectored
 /// writer, as records are. Generated code names it through

@@ -157,7 +157,10 @@ fn string_size(len: usize, cx: Cx) -> Result<usize, EncodeError> {
     Ok(length::size(Some(len), cx, Classic::Int16) + len)
 }
 
-#[inline]
+/// Writes a string. Out of line, like the reading below: a string costs a call,
+/// which is little next to copying it, and every string field of every struct then
+/// shares one copy of this code instead of compiling its own.
+#[inline(never)]
 fn put_string(buf: &mut Writer, bytes: &[u8], cx: Cx) -> Result<(), EncodeError> {
     if bytes.len() > MAX_STRING_LEN {
         return Err(EncodeError::new(EncodeErrorKind::StringTooLong(
@@ -221,7 +224,7 @@ impl Wire for KafkaString {
 
     #[inline]
     fn read(reader: &mut Reader<'_>, cx: Cx) -> Result<Self, DecodeError> {
-        Self::read_nullable(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
+        read_kafka_string(reader, cx)
     }
 
     fn schema_default() -> Self {
@@ -241,11 +244,26 @@ impl Nullable for KafkaString {
 
     #[inline]
     fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-        let Some(len) = read_string_len(reader, cx)? else {
-            return Ok(None);
-        };
-        read_string_content(reader, len).map(Some)
+        read_nullable_kafka_string(reader, cx)
     }
+}
+
+/// Reads a string that may not be null here. Out of line (see [`put_string`]).
+#[inline(never)]
+fn read_kafka_string(reader: &mut Reader<'_>, cx: Cx) -> Result<KafkaString, DecodeError> {
+    read_nullable_kafka_string(reader, cx)?.ok_or_else(|| length::unexpected_null(reader, cx))
+}
+
+/// Reads a string or null.
+#[inline(never)]
+fn read_nullable_kafka_string(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<Option<KafkaString>, DecodeError> {
+    let Some(len) = read_string_len(reader, cx)? else {
+        return Ok(None);
+    };
+    read_string_content(reader, len).map(Some)
 }
 
 impl Wire for String {
