@@ -1,37 +1,23 @@
 //! Stage 1, parse: the `#[kafka(...)]` attributes as written, each read once, by a
 //! parser driven by the key table (`keys`). Nothing is interpreted here beyond syntax.
 //!
-//! Not darling's derive: its parser rejects a whole attribute for one unknown key,
-//! so a typo would hide every other mistake in the struct, and it keeps no span of
-//! the keys themselves, where rules about a key (`api_key` on a nested `Struct`)
-//! are reported. This one reads what darling's derive reads, with darling's value
-//! readers (`FromMeta`) and errors (unknown key with its hint, duplicate key,
-//! literal), but an unknown key is reported without stopping the rest.
+//! An unknown key is reported without stopping the rest of the attribute, so that a
+//! typo hides no other mistake in the struct, and every key keeps its own span,
+//! where rules about the key (`api_key` on a nested `Struct`) are reported.
+//! Written on `syn` alone (no attribute-parsing crate, and `syn` without its
+//! `full` feature): the derive is on the path of every build of its users, and
+//! those two cost it 3.5 s (see tests/benches/README.md).
 
-use darling::ast::NestedMeta;
-use darling::error::Accumulator;
-use darling::util::{parse_attribute_to_meta_list, path_to_string};
-use darling::{Error, FromMeta};
-use syn::spanned::Spanned;
-use syn::{Attribute, DeriveInput, Expr, Generics, Ident, Type};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, DeriveInput, Expr, Generics, Ident, Meta, Token, Type};
 
+use crate::errors::Errors;
 use crate::keys::{self, FieldKeys, Keys, StructKeys};
 
-/// Any expression, kept exactly as written: darling's `syn::Expr` would parse the
-/// inside of a string literal as an expression, which loses string defaults, and
-/// its `PreservedStrExpr` keeps the invisible group around a `macro_rules!`
-/// fragment, which hides the literal inside.
-#[derive(Debug, Clone)]
+/// Any expression, kept exactly as written (without the invisible group around a
+/// `macro_rules!` fragment, which would hide the literal inside).
+#[derive(Clone)]
 pub struct RawExpr(pub Expr);
-
-impl FromMeta for RawExpr {
-    fn from_expr(expr: &Expr) -> darling::Result<Self> {
-        match expr {
-            Expr::Group(group) => Self::from_expr(&group.expr),
-            other => Ok(RawExpr(other.clone())),
-        }
-    }
-}
 
 /// The struct as written.
 pub struct RawContainer {
@@ -58,7 +44,7 @@ pub struct RawInput {
 }
 
 /// Reads the struct attribute and every field attribute, recording all errors.
-pub fn parse(input: &DeriveInput, errors: &mut Accumulator) -> RawInput {
+pub fn parse(input: &DeriveInput, errors: &mut Errors) -> RawInput {
     let fields = match named_fields(input) {
         Ok(fields) => fields,
         Err(error) => {
@@ -92,60 +78,58 @@ pub fn parse(input: &DeriveInput, errors: &mut Accumulator) -> RawInput {
 }
 
 /// Reads every `#[kafka(...)]` among `attrs` into `K`, recording each error. `None`
-/// when a key could not be read (a value of the wrong shape, a key given twice), as
-/// with darling's derive, so that nothing is built on a half-read attribute; an
-/// unknown key is only reported, since it changes nothing else.
-fn read_keys<K: Keys>(attrs: &[Attribute], errors: &mut Accumulator) -> Option<K> {
+/// when a key could not be read (a value of the wrong shape, a key given twice),
+/// so that nothing is built on a half-read attribute; an unknown key is only
+/// reported, since it changes nothing else.
+fn read_keys<K: Keys>(attrs: &[Attribute], errors: &mut Errors) -> Option<K> {
     let mut keys = K::default();
     let mut complete = true;
     for attr in attrs.iter().filter(|a| a.path().is_ident("kafka")) {
-        let items = parse_attribute_to_meta_list(attr)
-            .and_then(|list| NestedMeta::parse_meta_list(list.tokens).map_err(Error::from));
+        let items = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated);
         let Some(items) = errors.handle(items) else {
             complete = false;
             continue;
         };
         for item in &items {
-            let path = match item {
-                NestedMeta::Meta(meta) => meta.path(),
-                NestedMeta::NameValueInvalidExpr(invalid) => &invalid.path,
-                NestedMeta::Lit(lit) => {
-                    errors.push(Error::unsupported_format("literal").with_span(lit));
-                    complete = false;
-                    continue;
-                }
-            };
-            let name = path_to_string(path);
+            let path = item.path();
+            let name = path_name(path);
             let Some(key) = K::KEYS.iter().find(|k| k.name == name) else {
-                errors.push(keys::unknown(&name, K::KEYS).with_span(path));
+                errors.on(path, keys::unknown(&name, K::KEYS));
                 continue;
             };
             if keys.written().iter().any(|(k, _)| k.name == key.name) {
-                errors.push(Error::duplicate_field(key.name).with_span(path));
+                errors.on(path, format!("`{}` is written twice", key.name));
                 complete = false;
                 continue;
             }
-            let read = keys
-                .read(key, path.span(), item)
-                .map_err(|e| e.with_span(item).at(key.name));
-            complete &= errors.handle(read).is_some();
+            let span = syn::spanned::Spanned::span(path);
+            complete &= errors.handle(keys.read(key, span, item)).is_some();
         }
     }
     complete.then_some(keys)
 }
 
+/// A key's path as written, `::` between its segments.
+fn path_name(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
 /// The fields of a struct with named fields; anything else is an error spanned on
-/// what makes it different (darling's shape check would span the derive).
-fn named_fields(input: &DeriveInput) -> Result<&syn::FieldsNamed, Error> {
+/// what makes it different, not on the whole derive.
+fn named_fields(input: &DeriveInput) -> syn::Result<&syn::FieldsNamed> {
     let message = "kafka-wire derives structs with named fields, one per schema field";
     match &input.data {
         syn::Data::Struct(data) => match &data.fields {
             syn::Fields::Named(named) => Ok(named),
-            syn::Fields::Unnamed(unnamed) => Err(Error::custom(message).with_span(unnamed)),
-            syn::Fields::Unit => Err(Error::custom(message).with_span(&input.ident)),
+            syn::Fields::Unnamed(unnamed) => Err(syn::Error::new_spanned(unnamed, message)),
+            syn::Fields::Unit => Err(syn::Error::new_spanned(&input.ident, message)),
         },
-        syn::Data::Enum(data) => Err(Error::custom(message).with_span(&data.enum_token.span())),
-        syn::Data::Union(data) => Err(Error::custom(message).with_span(&data.union_token.span())),
+        syn::Data::Enum(data) => Err(syn::Error::new(data.enum_token.span, message)),
+        syn::Data::Union(data) => Err(syn::Error::new(data.union_token.span, message)),
     }
 }
 
@@ -184,14 +168,9 @@ mod tests {
     fn parse_one(attr: &str, field: &str) -> (Vec<String>, RawInput) {
         let source = format!("#[kafka({attr})] struct S {{ #[kafka({field})] f: i32 }}");
         let input: DeriveInput = syn::parse_str(&source).expect("test input parses");
-        let mut errors = darling::Error::accumulator();
+        let mut errors = Errors::new();
         let raw = parse(&input, &mut errors);
-        let errors = errors
-            .into_inner()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        (errors, raw)
+        (errors.messages(), raw)
     }
 
     /// `key` written with a value of what it takes, from the table.
@@ -249,14 +228,8 @@ mod tests {
     fn unknown_keys_are_reported_and_the_rest_still_read() {
         let (errors, raw) = parse_one("versions = \"0-1\", colour = 1", "shade, versions = \"0+\"");
         assert_eq!(errors.len(), 2, "{errors:?}");
-        assert!(
-            errors[0].starts_with("Unknown field: `colour`"),
-            "{errors:?}"
-        );
-        assert!(
-            errors[1].starts_with("Unknown field: `shade`"),
-            "{errors:?}"
-        );
+        assert!(errors[0].starts_with("unknown key `colour`"), "{errors:?}");
+        assert!(errors[1].starts_with("unknown key `shade`"), "{errors:?}");
         assert!(raw.container.is_some_and(|c| c.keys.versions.is_written()));
         assert!(raw.fields[0]
             .as_ref()
@@ -266,7 +239,7 @@ mod tests {
     #[test]
     fn a_key_twice_or_a_wrong_value_leaves_the_attribute_unread() {
         let (errors, raw) = parse_one("", "versions = \"0+\", versions = \"1+\"");
-        assert_eq!(errors, ["Duplicate field `versions`"]);
+        assert_eq!(errors, ["`versions` is written twice"]);
         assert!(raw.fields[0].is_none());
         let (errors, raw) = parse_one("", "ignorable = 1");
         assert_eq!(errors.len(), 1, "{errors:?}");

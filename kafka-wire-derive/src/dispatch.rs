@@ -6,12 +6,12 @@
 //! response), through a trait bound, and that no two variants share an API key,
 //! through a const evaluated from the types' schemas.
 
-use darling::Error;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
+use crate::errors::Errors;
 use crate::private_path;
 
 /// Which enum is derived.
@@ -30,39 +30,35 @@ struct Variant<'a> {
 pub fn derive(input: &DeriveInput, side: Side) -> TokenStream {
     match variants(input) {
         Ok(variants) => impls(input, side, &variants),
-        Err(errors) => errors.write_errors(),
+        Err(errors) => errors.to_compile_error(),
     }
 }
 
 /// The variants, or every error about the enum's shape, collected like the rest of
 /// the derive's.
-fn variants(input: &DeriveInput) -> darling::Result<Vec<Variant<'_>>> {
+fn variants(input: &DeriveInput) -> syn::Result<Vec<Variant<'_>>> {
     let Data::Enum(data) = &input.data else {
-        return Err(
-            Error::custom("a message enum is an `enum` with one variant per API")
-                .with_span(&input.ident),
-        );
+        return Err(syn::Error::new_spanned(
+            &input.ident,
+            "a message enum is an `enum` with one variant per API",
+        ));
     };
-    let mut errors = Error::accumulator();
+    let mut errors = Errors::new();
     if !input.generics.params.is_empty() {
-        errors.push(
-            Error::custom("a message enum cannot be generic: each variant holds one message type")
-                .with_span(&input.generics),
+        errors.on(
+            &input.generics,
+            "a message enum cannot be generic: each variant holds one message type",
         );
     }
     if data.variants.is_empty() {
-        errors.push(
-            Error::custom("a message enum needs at least one variant").with_span(&input.ident),
-        );
+        errors.on(&input.ident, "a message enum needs at least one variant");
     }
     let mut variants = Vec::new();
     for variant in &data.variants {
         if let Some((_, discriminant)) = &variant.discriminant {
-            errors.push(
-                Error::custom(
-                    "the API key comes from the variant's message type; remove the discriminant",
-                )
-                .with_span(discriminant),
+            errors.on(
+                discriminant,
+                "the API key comes from the variant's message type; remove the discriminant",
             );
         }
         match &variant.fields {
@@ -70,16 +66,16 @@ fn variants(input: &DeriveInput) -> darling::Result<Vec<Variant<'_>>> {
                 ident: &variant.ident,
                 ty: &fields.unnamed[0].ty,
             }),
-            _ => errors.push(
-                Error::custom(format!(
+            _ => errors.on(
+                variant,
+                format!(
                     "each variant holds exactly one message: `{}(TheMessage)`",
                     variant.ident
-                ))
-                .with_span(variant),
+                ),
             ),
         }
     }
-    errors.finish_with(variants)
+    errors.finish().map(|()| variants)
 }
 
 fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStream {

@@ -7,11 +7,8 @@
 //! keys a nested `Struct` refuses, the tests' sample inputs and the check of the
 //! README's attribute reference (see the tests).
 
-use darling::ast::NestedMeta;
-use darling::util::Flag;
-use darling::{Error, FromMeta};
 use proc_macro2::Span;
-use syn::LitStr;
+use syn::{Expr, Lit, LitStr, Meta};
 
 use crate::attr::RawExpr;
 
@@ -53,7 +50,7 @@ pub struct Key {
 /// One key of an attribute: its value as written and the span of the key itself
 /// (where rules about the key, rather than its value, are reported), or nothing
 /// when the key was not written.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Written<T>(Option<(T, Span)>);
 
 impl<T> Default for Written<T> {
@@ -79,22 +76,77 @@ impl<T> Written<T> {
     }
 }
 
-/// A type a key's value is read as, through darling's `FromMeta`.
-pub trait Value: FromMeta {
+/// A flag key: written without a value (`ignorable`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Flag;
+
+/// A type a key's value is read as.
+pub trait Value: Sized {
     /// What the key takes, for the table.
     const TAKES: Takes;
+
+    /// Reads the value of `key` from its item, `key = value` or `key` alone.
+    fn read(key: &str, item: &Meta) -> syn::Result<Self>;
 }
 
 impl Value for Flag {
     const TAKES: Takes = Takes::Flag;
+
+    fn read(key: &str, item: &Meta) -> syn::Result<Self> {
+        match item {
+            Meta::Path(_) => Ok(Flag),
+            other => Err(syn::Error::new_spanned(
+                other,
+                format!("`{key}` takes no value: write `{key}` alone"),
+            )),
+        }
+    }
 }
 
 impl Value for LitStr {
     const TAKES: Takes = Takes::Str;
+
+    fn read(key: &str, item: &Meta) -> syn::Result<Self> {
+        let expr = name_value(key, item, "\"...\"")?;
+        match ungrouped(expr) {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => Ok(text.clone()),
+            other => Err(syn::Error::new_spanned(
+                other,
+                format!("`{key}` takes a string: `{key} = \"...\"`"),
+            )),
+        }
+    }
 }
 
 impl Value for RawExpr {
     const TAKES: Takes = Takes::Expr;
+
+    fn read(key: &str, item: &Meta) -> syn::Result<Self> {
+        name_value(key, item, "...").map(|expr| RawExpr(ungrouped(expr).clone()))
+    }
+}
+
+/// The value of a `key = value` item.
+fn name_value<'a>(key: &str, item: &'a Meta, shape: &str) -> syn::Result<&'a Expr> {
+    match item {
+        Meta::NameValue(pair) => Ok(&pair.value),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes a value: `{key} = {shape}`"),
+        )),
+    }
+}
+
+/// An expression without the invisible group a `macro_rules!` fragment puts
+/// around it, which would hide the literal inside.
+fn ungrouped(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Group(group) => ungrouped(&group.expr),
+        other => other,
+    }
 }
 
 /// The keys of one attribute, as the parser fills them.
@@ -105,19 +157,10 @@ pub trait Keys: Default {
     /// Records `key` (one of `KEYS`, not yet written) as written at `span`, then
     /// reads its value from `item`. A key whose value fails to read still counts
     /// as written, so that writing it again is reported as a duplicate.
-    fn read(&mut self, key: &'static Key, span: Span, item: &NestedMeta) -> darling::Result<()>;
+    fn read(&mut self, key: &'static Key, span: Span, item: &Meta) -> syn::Result<()>;
 
     /// The keys written, in order, each with its span.
     fn written(&self) -> &[(&'static Key, Span)];
-}
-
-/// A value of type `T` from one meta item, as darling's derive reads a field.
-fn value<T: FromMeta>(item: &NestedMeta) -> darling::Result<T> {
-    match item {
-        NestedMeta::Meta(meta) => T::from_meta(meta),
-        NestedMeta::NameValueInvalidExpr(invalid) => T::from_invalid_expr(invalid),
-        NestedMeta::Lit(lit) => Err(Error::unsupported_format("literal").with_span(lit)),
-    }
 }
 
 /// Declares a struct of keys and its table rows from one list: each row is
@@ -133,7 +176,7 @@ macro_rules! keys {
         }
     ) => {
         $(#[$doc])*
-        #[derive(Debug, Default)]
+        #[derive(Default)]
         pub struct $keys {
             $(
                 $(#[$key_doc])*
@@ -156,12 +199,12 @@ macro_rules! keys {
                 &mut self,
                 key: &'static Key,
                 span: Span,
-                item: &NestedMeta,
-            ) -> darling::Result<()> {
+                item: &Meta,
+            ) -> syn::Result<()> {
                 self.written.push((key, span));
                 $(
                     if key.name == stringify!($key) {
-                        self.$key = Written(Some((value(item)?, span)));
+                        self.$key = Written(Some((<$ty as Value>::read(key.name, item)?, span)));
                         return Ok(());
                     }
                 )*
@@ -212,20 +255,23 @@ keys! {
     }
 }
 
-/// The error for `key`, which is not among `keys`. Kafka's JSON spelling of a key
-/// gets ours from the table; any other key gets darling's hint, the nearest key.
-/// Where darling finds none it lists the keys only when there are fewer than ten,
-/// and a field has more: then the list comes from the table.
-pub fn unknown(key: &str, keys: &'static [Key]) -> Error {
+/// The message for `key`, which is not among `keys`. Kafka's JSON spelling of a
+/// key gets ours from the table; a near miss gets the nearest key (by Jaro-Winkler
+/// similarity, as rustc's hints); anything else the list of keys.
+pub fn unknown(key: &str, keys: &'static [Key]) -> String {
     if let Some(ours) = keys.iter().find(|k| k.json == Some(key) && k.name != key) {
-        return Error::custom(format!(
+        return format!(
             "unknown key `{key}`: Kafka's `{key}` is spelled `{}` here",
             ours.name
-        ));
+        );
     }
-    let darlings = Error::unknown_field_with_alts(key, keys.iter().map(|k| &k.name));
-    if keys.len() < 10 || darlings.to_string().contains("Did you mean") {
-        return darlings;
+    let nearest = keys
+        .iter()
+        .map(|k| (strsim::jaro_winkler(key, k.name), k.name))
+        .filter(|(similarity, _)| *similarity > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((_, name)) = nearest {
+        return format!("unknown key `{key}`: did you mean `{name}`?");
     }
     let mut names: Vec<&str> = keys.iter().map(|k| k.name).collect();
     names.sort_unstable();
@@ -233,10 +279,7 @@ pub fn unknown(key: &str, keys: &'static [Key]) -> Error {
         .iter()
         .map(|name| format!("`{name}`"))
         .collect::<Vec<_>>();
-    Error::custom(format!(
-        "Unknown field: `{key}`. Available values: {}",
-        list.join(", ")
-    ))
+    format!("unknown key `{key}`: the keys here are {}", list.join(", "))
 }
 
 #[cfg(test)]
@@ -245,20 +288,18 @@ mod tests {
 
     #[test]
     fn near_misses_find_their_key() {
-        let hint = |key, keys| unknown(key, keys).to_string();
+        let hint = unknown;
         assert_eq!(
             hint("map_keys", FieldKeys::KEYS),
-            "Unknown field: `map_keys`. Did you mean `map_key`?"
+            "unknown key `map_keys`: did you mean `map_key`?"
         );
         assert_eq!(
             hint("colour", StructKeys::KEYS),
-            "Unknown field: `colour`. Available values: `api_key`, `flexible`, `kind`, \
+            "unknown key `colour`: the keys here are `api_key`, `flexible`, `kind`, \
              `latest_version_unstable`, `listeners`, `name`, `response`, `versions`"
         );
-        // Fields have ten keys or more, where darling lists none: the table does.
-        assert!(FieldKeys::KEYS.len() >= 10);
         let listed = hint("shade", FieldKeys::KEYS);
-        assert!(listed.starts_with("Unknown field: `shade`. Available values: `default`"));
+        assert!(listed.starts_with("unknown key `shade`: the keys here are `default`"));
         assert!(FieldKeys::KEYS
             .iter()
             .all(|k| listed.contains(&format!("`{}`", k.name))));
@@ -267,11 +308,11 @@ mod tests {
     #[test]
     fn json_spellings_point_at_ours() {
         assert_eq!(
-            unknown("validVersions", StructKeys::KEYS).to_string(),
+            unknown("validVersions", StructKeys::KEYS),
             "unknown key `validVersions`: Kafka's `validVersions` is spelled `versions` here"
         );
         assert_eq!(
-            unknown("nullableVersions", FieldKeys::KEYS).to_string(),
+            unknown("nullableVersions", FieldKeys::KEYS),
             "unknown key `nullableVersions`: Kafka's `nullableVersions` is spelled `nullable` here"
         );
     }

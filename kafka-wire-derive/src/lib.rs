@@ -7,7 +7,7 @@
 //! attribute keys) → `model` (typed values) → `check` (every rule: attribute rules
 //! reported here, type rules emitted for the compiler) → `expand` (impls; a stub
 //! impl when anything failed, so users see only the real errors). Every stage
-//! records all the errors it finds in one darling accumulator, and later stages
+//! records all the errors it finds in one accumulator (`errors`), and later stages
 //! still run on what parsed, so one struct's mistakes are reported together.
 //! Generated code names the runtime only through `private_path`.
 #![forbid(unsafe_code)]
@@ -16,6 +16,7 @@ mod attr;
 mod check;
 mod dispatch;
 mod entity_types;
+mod errors;
 mod expand;
 mod keys;
 mod model;
@@ -59,7 +60,7 @@ pub fn derive_response_enum(input: TokenStream) -> TokenStream {
 }
 
 fn derive(input: &syn::DeriveInput, which: Derive) -> proc_macro2::TokenStream {
-    let mut errors = darling::Error::accumulator();
+    let mut errors = errors::Errors::new();
     let raw = attr::parse(input, &mut errors);
     let container = model::build(&raw, which, &mut errors);
     let checked = container
@@ -68,7 +69,7 @@ fn derive(input: &syn::DeriveInput, which: Derive) -> proc_macro2::TokenStream {
     match (errors.finish(), container, checked) {
         (Ok(()), Some(container), Some(checked)) => expand::impls(&container, checked.type_checks),
         (result, _, checked) => {
-            let errors = result.err().map(darling::Error::write_errors);
+            let errors = result.err().map(|e| e.to_compile_error());
             let with_default = !checked.is_some_and(|c| c.user_derives_default);
             let fallback = expand::fallback(input, which == Derive::Message, with_default);
             quote::quote!(#errors #fallback)

@@ -3,13 +3,12 @@
 //! read at all (a range string that is not one, a tag that is not an integer
 //! literal); every rule about the values is the check stage's.
 
-use darling::error::Accumulator;
-use darling::Error;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Expr, Ident, Lit, LitStr, Path, Type, UnOp};
 
 use crate::attr::{doc_text, RawContainer, RawExpr, RawField, RawInput};
+use crate::errors::Errors;
 use crate::keys::{Key, Keys};
 use crate::range::{self, Range};
 
@@ -46,7 +45,6 @@ pub enum Kind {
 }
 
 /// What only a top-level message has.
-#[derive(Debug)]
 pub struct MessageAttrs {
     pub kind: Kind,
     pub kind_span: Span,
@@ -61,7 +59,7 @@ pub struct MessageAttrs {
 }
 
 /// A field's default, as written.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum DefaultValue {
     Null(Span),
     /// `true`, `false`, numbers (possibly negative): used as a typed Rust literal.
@@ -83,7 +81,6 @@ impl DefaultValue {
     }
 }
 
-#[derive(Debug)]
 pub struct Field {
     pub ident: Ident,
     pub vis: syn::Visibility,
@@ -115,7 +112,6 @@ impl Field {
 }
 
 /// The field holding unknown tagged fields.
-#[derive(Debug)]
 pub struct UnknownTagged {
     pub ident: Ident,
     pub vis: syn::Visibility,
@@ -128,7 +124,6 @@ pub struct UnknownTagged {
     pub keys: WrittenKeys,
 }
 
-#[derive(Debug)]
 pub struct Container {
     pub derive: Derive,
     pub ident: Ident,
@@ -158,14 +153,14 @@ impl Container {
     }
 }
 
-fn range(lit: &LitStr, errors: &mut Accumulator) -> Option<SpannedRange> {
+fn range(lit: &LitStr, errors: &mut Errors) -> Option<SpannedRange> {
     match range::parse(&lit.value()) {
         Ok(range) => Some(SpannedRange {
             range,
             span: lit.span(),
         }),
         Err(message) => {
-            errors.push(Error::custom(message).with_span(lit));
+            errors.on(lit, message);
             None
         }
     }
@@ -187,22 +182,20 @@ fn integer(expr: &Expr) -> Option<i128> {
     }
 }
 
-fn spanned_int(raw: &RawExpr, key: &str, errors: &mut Accumulator) -> Option<SpannedInt> {
+fn spanned_int(raw: &RawExpr, key: &str, errors: &mut Errors) -> Option<SpannedInt> {
     match integer(&raw.0) {
         Some(value) => Some(SpannedInt {
             value,
             span: raw.0.span(),
         }),
         None => {
-            errors.push(
-                Error::custom(format!("`{key}` must be an integer literal")).with_span(&raw.0),
-            );
+            errors.on(&raw.0, format!("`{key}` must be an integer literal"));
             None
         }
     }
 }
 
-fn default_value(raw: &RawExpr) -> Result<DefaultValue, Error> {
+fn default_value(raw: &RawExpr) -> syn::Result<DefaultValue> {
     let expr = &raw.0;
     let literal = |text: String| DefaultValue::Literal {
         text,
@@ -234,9 +227,11 @@ fn default_value(raw: &RawExpr) -> Result<DefaultValue, Error> {
     }
 }
 
-fn bad_default(expr: &Expr) -> Error {
-    Error::custom("`default` must be a literal: a number, `true`, `false`, a string, or `null`")
-        .with_span(expr)
+fn bad_default(expr: &Expr) -> syn::Error {
+    syn::Error::new_spanned(
+        expr,
+        "`default` must be a literal: a number, `true`, `false`, a string, or `null`",
+    )
 }
 
 fn pascal_case(ident: &Ident) -> String {
@@ -254,17 +249,15 @@ fn pascal_case(ident: &Ident) -> String {
         .collect()
 }
 
-fn field(raw: &RawField, errors: &mut Accumulator) -> Option<Field> {
+fn field(raw: &RawField, errors: &mut Errors) -> Option<Field> {
     let ident = raw.ident.clone()?;
     let keys = &raw.keys;
     let versions = match keys.versions.value() {
         Some(lit) => range(lit, errors),
         None => {
-            errors.push(
-                Error::custom(
-                    "missing `versions`: every field needs `#[kafka(versions = \"...\")]`",
-                )
-                .with_span(&ident),
+            errors.on(
+                &ident,
+                "missing `versions`: every field needs `#[kafka(versions = \"...\")]`",
             );
             None
         }
@@ -315,7 +308,7 @@ fn field(raw: &RawField, errors: &mut Accumulator) -> Option<Field> {
     })
 }
 
-fn kind(raw: &RawExpr) -> Result<Kind, Error> {
+fn kind(raw: &RawExpr) -> syn::Result<Kind> {
     let name = match &raw.0 {
         Expr::Path(path) => path.path.get_ident().map(Ident::to_string),
         Expr::Lit(syn::ExprLit {
@@ -328,23 +321,23 @@ fn kind(raw: &RawExpr) -> Result<Kind, Error> {
         Some("response") => Ok(Kind::Response),
         Some("header") => Ok(Kind::Header),
         Some("data") => Ok(Kind::Data),
-        _ => Err(
-            Error::custom("`kind` must be one of `request`, `response`, `header` or `data`")
-                .with_span(&raw.0),
-        ),
+        _ => Err(syn::Error::new_spanned(
+            &raw.0,
+            "`kind` must be one of `request`, `response`, `header` or `data`",
+        )),
     }
 }
 
-fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<MessageAttrs> {
+fn message_attrs(raw: &RawContainer, errors: &mut Errors) -> Option<MessageAttrs> {
     let keys = &raw.keys;
     let raw_kind = keys.kind.value();
     let kind_span = raw_kind.map_or(raw.ident.span(), |k| k.0.span());
     let kind = match raw_kind {
         Some(k) => errors.handle(kind(k)),
         None => {
-            errors.push(
-                Error::custom("missing `kind`: `request`, `response`, `header` or `data`")
-                    .with_span(&raw.ident),
+            errors.on(
+                &raw.ident,
+                "missing `kind`: `request`, `response`, `header` or `data`",
             );
             None
         }
@@ -356,9 +349,9 @@ fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<Message
     let versions = match keys.versions.value() {
         Some(lit) => range(lit, errors),
         None => {
-            errors.push(
-                Error::custom("missing `versions`: a message needs `versions = \"0-N\"`")
-                    .with_span(&raw.ident),
+            errors.on(
+                &raw.ident,
+                "missing `versions`: a message needs `versions = \"0-N\"`",
             );
             None
         }
@@ -391,13 +384,13 @@ fn message_attrs(raw: &RawContainer, errors: &mut Accumulator) -> Option<Message
     })
 }
 
-fn response_path(raw: &RawExpr, errors: &mut Accumulator) -> Option<Path> {
+fn response_path(raw: &RawExpr, errors: &mut Errors) -> Option<Path> {
     match &raw.0 {
         Expr::Path(path) if path.qself.is_none() => Some(path.path.clone()),
         other => {
-            errors.push(
-                Error::custom("`response` takes the response's type: `response = FooResponse`")
-                    .with_span(other),
+            errors.on(
+                other,
+                "`response` takes the response's type: `response = FooResponse`",
             );
             None
         }
@@ -406,7 +399,7 @@ fn response_path(raw: &RawExpr, errors: &mut Accumulator) -> Option<Path> {
 
 /// Builds the model, collecting every error reading a value. Fields are modelled
 /// even when the struct attribute could not be read, so their errors show too.
-pub fn build(raw: &RawInput, derive: Derive, errors: &mut Accumulator) -> Option<Container> {
+pub fn build(raw: &RawInput, derive: Derive, errors: &mut Errors) -> Option<Container> {
     let message = match derive {
         Derive::Message => raw
             .container

@@ -1,8 +1,7 @@
 //! The rules about attribute values and how they relate: Kafka's generator's rules
 //! and some it lacks. Every broken rule is reported, each on its token.
 
-use darling::error::Accumulator;
-use darling::Error;
+use crate::errors::Errors;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
@@ -11,8 +10,8 @@ use crate::keys::Place;
 use crate::model::{Container, DefaultValue, Derive, Field, Kind, MessageAttrs};
 use crate::range::{self, Range};
 
-fn error(errors: &mut Accumulator, span: Span, message: impl std::fmt::Display) {
-    errors.push(Error::custom(message).with_span(&span));
+fn error(errors: &mut Errors, span: Span, message: impl std::fmt::Display) {
+    errors.at(span, message);
 }
 
 /// Kafka's rule for names, `[A-Za-z][A-Za-z0-9]*`.
@@ -22,7 +21,7 @@ fn is_schema_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric())
 }
 
-fn schema_name_rule(name: &str, span: Span, errors: &mut Accumulator) {
+fn schema_name_rule(name: &str, span: Span, errors: &mut Errors) {
     if !is_schema_name(name) {
         error(
             errors,
@@ -33,9 +32,9 @@ fn schema_name_rule(name: &str, span: Span, errors: &mut Accumulator) {
 }
 
 /// Rules on the struct as a whole.
-pub fn container_rules(container: &Container, errors: &mut Accumulator) {
+pub fn container_rules(container: &Container, errors: &mut Errors) {
     if let Some(param) = container.generics.params.first() {
-        errors.push(Error::custom("kafka-wire structs cannot be generic").with_span(param));
+        errors.on(param, "kafka-wire structs cannot be generic");
     }
     if container.derive == Derive::Struct {
         for (key, span) in &container.keys {
@@ -87,7 +86,7 @@ pub fn container_rules(container: &Container, errors: &mut Accumulator) {
     }
 }
 
-fn message_rules(message: &MessageAttrs, errors: &mut Accumulator) {
+fn message_rules(message: &MessageAttrs, errors: &mut Errors) {
     let versions = message.versions;
     if versions.range.is_empty() {
         error(
@@ -149,7 +148,7 @@ fn message_rules(message: &MessageAttrs, errors: &mut Accumulator) {
 }
 
 /// Rules on one field.
-pub fn field_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Accumulator) {
+pub fn field_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Errors) {
     schema_name_rule(&field.name, field.name_span, errors);
     versions_rules(field, message, errors);
     nullable_rules(field, errors);
@@ -178,7 +177,7 @@ pub fn field_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut A
     }
 }
 
-fn versions_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Accumulator) {
+fn versions_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Errors) {
     let versions = field.versions;
     if versions.range.is_empty() {
         error(errors, versions.span, "a field needs at least one version");
@@ -202,7 +201,7 @@ fn versions_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Ac
     }
 }
 
-fn nullable_rules(field: &Field, errors: &mut Accumulator) {
+fn nullable_rules(field: &Field, errors: &mut Errors) {
     let versions = field.versions.range;
     if let Some(nullable) = field.nullable {
         // Kafka's schemas sometimes start nullable versions before the field exists
@@ -236,7 +235,7 @@ fn nullable_rules(field: &Field, errors: &mut Accumulator) {
     }
 }
 
-fn tag_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Accumulator) {
+fn tag_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Errors) {
     if let Some(span) = field.tagged_without_tag {
         error(errors, span, "`tagged` versions need a `tag`");
     }
@@ -309,7 +308,7 @@ fn tag_rules(field: &Field, message: Option<&MessageAttrs>, errors: &mut Accumul
 
 /// Schema names are unique within a struct, as Kafka requires; `name` overrides
 /// can make two fields collide.
-pub fn name_rules(fields: &[Field], errors: &mut Accumulator) {
+pub fn name_rules(fields: &[Field], errors: &mut Errors) {
     let mut seen = std::collections::BTreeSet::new();
     for field in fields {
         if !seen.insert(field.name.as_str()) {
@@ -323,7 +322,7 @@ pub fn name_rules(fields: &[Field], errors: &mut Accumulator) {
 }
 
 /// Tags of one struct: unique, and 0, 1, 2, … without gaps, as Kafka requires.
-pub fn tags_of_struct(fields: &[Field], complete: bool, errors: &mut Accumulator) {
+pub fn tags_of_struct(fields: &[Field], complete: bool, errors: &mut Errors) {
     let mut tags: Vec<(i128, Span)> = fields
         .iter()
         .filter_map(|f| f.tag.map(|t| (t.value, t.span)))

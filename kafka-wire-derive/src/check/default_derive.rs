@@ -7,15 +7,14 @@
 //! from where the derive was called. When the file cannot be read (some tools run
 //! macros without one), the conflict is left to rustc's own error.
 
-use darling::error::Accumulator;
-use darling::Error;
+use crate::errors::Errors;
 use proc_macro2::Span;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Path, Token};
 
 /// Reports a `Default` derived next to `ours` (`Message` or `Struct`); true when
 /// there is one, so that no fallback `Default` is added to the conflict.
-pub fn check(attrs: &[Attribute], ours: &str, errors: &mut Accumulator) -> bool {
+pub fn check(attrs: &[Attribute], ours: &str, errors: &mut Errors) -> bool {
     let message = format!(
         "`kwire::{ours}` already implements `Default` from the schema defaults: remove `Default` from the derives"
     );
@@ -26,12 +25,12 @@ pub fn check(attrs: &[Attribute], ours: &str, errors: &mut Accumulator) -> bool 
             continue;
         };
         if let Some(default) = paths.iter().find(|p| is_default(p)) {
-            errors.push(Error::custom(&message).with_span(default));
+            errors.on(default, &message);
             return true;
         }
     }
     if derived_beside_call_site() {
-        errors.push(Error::custom(&message).with_span(&Span::call_site()));
+        errors.at(Span::call_site(), &message);
         return true;
     }
     false

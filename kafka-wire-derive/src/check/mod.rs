@@ -6,7 +6,7 @@ mod attributes;
 mod default_derive;
 mod types;
 
-use darling::error::Accumulator;
+use crate::errors::Errors;
 use proc_macro2::TokenStream;
 
 use crate::model::{Container, Derive};
@@ -20,7 +20,7 @@ pub struct Checked {
 }
 
 /// Runs every rule and records what fails.
-pub fn check(container: &Container, attrs: &[syn::Attribute], errors: &mut Accumulator) -> Checked {
+pub fn check(container: &Container, attrs: &[syn::Attribute], errors: &mut Errors) -> Checked {
     attributes::container_rules(container, errors);
     for field in &container.fields {
         attributes::field_rules(field, container.message.as_ref(), errors);

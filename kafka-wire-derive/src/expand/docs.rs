@@ -137,7 +137,7 @@ mod tests {
                 unknown: kwire::UnknownTaggedFields,
             }
         };
-        let mut errors = darling::Error::accumulator();
+        let mut errors = crate::errors::Errors::new();
         let raw = crate::attr::parse(&input, &mut errors);
         let container = crate::model::build(&raw, crate::model::Derive::Message, &mut errors)
             .expect("the model builds");
