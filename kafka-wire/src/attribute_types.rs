@@ -6,7 +6,6 @@
 use bytes::Bytes;
 use smallvec::{Array, SmallVec};
 
-use crate::schema::FieldSchema;
 use crate::wire::bytes::{size_zero_copy, write_zero_copy};
 use crate::wire::{Cx, KafkaString, Sizes, Writer};
 use crate::{EncodeError, EncodeErrorKind};
@@ -54,12 +53,7 @@ pub trait ZeroCopy {
     const REQUIRED: () = ();
 
     /// The field's size, its bytes counted as zero-copy.
-    fn size_field(
-        &self,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<usize, EncodeError>;
+    fn size_field(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError>;
 
     /// Writes the field, attaching its bytes to a vectored writer.
     fn write_field(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
@@ -67,13 +61,8 @@ pub trait ZeroCopy {
 
 impl ZeroCopy for Bytes {
     #[inline]
-    fn size_field(
-        &self,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<usize, EncodeError> {
-        size_zero_copy(Some(self), cx, sizes).map_err(|e| e.within(field.name))
+    fn size_field(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
+        size_zero_copy(Some(self), cx, sizes)
     }
 
     #[inline]
@@ -84,19 +73,14 @@ impl ZeroCopy for Bytes {
 
 impl ZeroCopy for Option<Bytes> {
     #[inline]
-    fn size_field(
-        &self,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<usize, EncodeError> {
+    fn size_field(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
         if self.is_none() && !cx.nullable {
             let kind = EncodeErrorKind::NullNotAllowed {
                 version: cx.version,
             };
-            return Err(EncodeError::new(kind).within(field.name));
+            return Err(EncodeError::new(kind));
         }
-        size_zero_copy(self.as_ref(), cx, sizes).map_err(|e| e.within(field.name))
+        size_zero_copy(self.as_ref(), cx, sizes)
     }
 
     #[inline]

@@ -31,7 +31,6 @@ mod presence_tests;
 #[cfg(test)]
 mod strict_tests;
 
-use self::presence::Refusal;
 use crate::schema::{FieldSchema, TypeSchema};
 use crate::wire::tagged::{TaggedSize, TaggedWriter};
 use crate::wire::{Cx, Sizes, Wire, Writer};
@@ -70,25 +69,15 @@ pub trait FieldRules: Sized {
         Self: PartialEq;
 
     /// Size of a field the version has in the body, in the context `cx` of its
-    /// value; an error names the field.
-    fn size_field(
-        &self,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<usize, EncodeError>;
+    /// value. The struct names the field in an error.
+    fn size_field(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError>;
 
     /// Writes a field the version has in the body.
     fn write_field(&self, w: &mut Writer, cx: Cx, sizes: &mut Sizes) -> Result<(), EncodeError>;
 
-    /// Reads a field the version has in the body into `self`; an error names the
-    /// field.
-    fn read_field(
-        &mut self,
-        reader: &mut Reader<'_>,
-        field: &'static FieldSchema,
-        cx: Cx,
-    ) -> Result<(), DecodeError>;
+    /// Reads a field the version has in the body into `self`. The struct names
+    /// the field in an error.
+    fn read_field(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError>;
 
     /// Strict encoding's pass over an ignorable field: fails when this version
     /// lacks the field and its value is not the default (which Kafka's rule drops),
@@ -106,12 +95,12 @@ pub trait FieldRules: Sized {
     /// value the version has. A value the version lacks is sizing's to refuse.
     fn strict_nested(&self, field: &'static FieldSchema, cx: Cx) -> Result<(), EncodeError>;
 
-    /// Sizes a tagged field into its struct's section: `present` when the version
-    /// has the field tagged and it does not hold its default.
+    /// Sizes a tagged field, `tag`, into its struct's section: `present` when the
+    /// version has the field tagged and it does not hold its default.
     fn size_tagged(
         &self,
         section: &mut TaggedSize,
-        field: &'static FieldSchema,
+        tag: u32,
         present: bool,
         cx: Cx,
         sizes: &mut Sizes,
@@ -163,16 +152,8 @@ impl<T: Wire> FieldRules for T {
     }
 
     #[inline(always)]
-    fn size_field(
-        &self,
-        field: &'static FieldSchema,
-        cx: Cx,
-        sizes: &mut Sizes,
-    ) -> Result<usize, EncodeError> {
-        match self.size(cx, sizes) {
-            Ok(size) => Ok(size),
-            Err(e) => Err(encode_error_in(e, field)),
-        }
+    fn size_field(&self, cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
+        self.size(cx, sizes)
     }
 
     #[inline(always)]
@@ -181,16 +162,8 @@ impl<T: Wire> FieldRules for T {
     }
 
     #[inline(always)]
-    fn read_field(
-        &mut self,
-        reader: &mut Reader<'_>,
-        field: &'static FieldSchema,
-        cx: Cx,
-    ) -> Result<(), DecodeError> {
-        match self.read_in_place(reader, cx) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(decode_error_in(e, field)),
-        }
+    fn read_field(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
+        self.read_in_place(reader, cx)
     }
 
     #[inline(always)]
@@ -219,15 +192,12 @@ impl<T: Wire> FieldRules for T {
     fn size_tagged(
         &self,
         section: &mut TaggedSize,
-        field: &'static FieldSchema,
+        tag: u32,
         present: bool,
         cx: Cx,
         sizes: &mut Sizes,
     ) -> Result<(), EncodeError> {
-        let tag = field.tag.unwrap_or_default();
-        section
-            .field(tag, present, self, cx, sizes)
-            .map_err(|e| encode_error_in(e, field))
+        section.field(tag, present, self, cx, sizes)
     }
 
     #[inline(always)]
@@ -249,17 +219,20 @@ impl<T: Wire> FieldRules for T {
         field: &'static FieldSchema,
         cx: Cx,
     ) -> Result<bool, DecodeError> {
-        self.read_field(reader, field, cx)?;
-        Ok(true)
+        match self.read_in_place(reader, cx) {
+            Ok(()) => Ok(true),
+            Err(e) => Err(decode_error_in(e, field)),
+        }
     }
 }
 
 /// Kafka's refusal of a field that is neither ignorable nor holding its default,
-/// at a version that lacks it ("Attempted to write a non-default ... at version").
+/// at a version that lacks it ("Attempted to write a non-default ... at version");
+/// the struct names the field.
 #[cold]
 #[inline(never)]
-pub fn absent(field: &'static FieldSchema, version: i16) -> EncodeError {
-    refused(Refusal::NotInVersion, field, version)
+pub fn absent(version: i16) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::FieldNotInVersion { version })
 }
 
 /// Kafka's refusal of a known tag read at a version where its field is not tagged
@@ -280,17 +253,17 @@ pub fn tag_not_in_version(
 }
 
 /// An error from inside a field's value, with the field named. Out of line and
-/// not generic: the error path of every field is this one call.
+/// not generic: a struct has one exit for every field's error, this call.
 #[cold]
 #[inline(never)]
-fn encode_error_in(error: EncodeError, field: &'static FieldSchema) -> EncodeError {
+pub fn encode_error_in(error: EncodeError, field: &'static FieldSchema) -> EncodeError {
     error.within(field.name)
 }
 
 /// The same for decoding.
 #[cold]
 #[inline(never)]
-fn decode_error_in(error: DecodeError, field: &'static FieldSchema) -> DecodeError {
+pub fn decode_error_in(error: DecodeError, field: &'static FieldSchema) -> DecodeError {
     error.within(field.name)
 }
 
@@ -299,13 +272,4 @@ fn decode_error_in(error: DecodeError, field: &'static FieldSchema) -> DecodeErr
 #[inline(never)]
 fn dropped(field: &FieldSchema, version: i16) -> EncodeError {
     EncodeError::new(EncodeErrorKind::IgnorableFieldDropped { version }).within(field.name)
-}
-
-/// Kafka's refusal as the binary codec's error, at `field`.
-fn refused(refusal: Refusal, field: &FieldSchema, version: i16) -> EncodeError {
-    let kind = match refusal {
-        Refusal::NotInVersion => EncodeErrorKind::FieldNotInVersion { version },
-        Refusal::NullNotAllowed => EncodeErrorKind::NullNotAllowed { version },
-    };
-    EncodeError::new(kind).within(field.name)
 }

@@ -12,7 +12,9 @@ pub use crate::dispatch::{
     api_key_of, first_repeated_key, ApiRequest, ApiResponse, DispatchError, MessageEnum,
     RequestEnum, ResponseEnum, WithMessage, WrongMessage,
 };
-pub use crate::field_rules::{absent, tag_not_in_version, FieldRules};
+pub use crate::field_rules::{
+    absent, decode_error_in, encode_error_in, tag_not_in_version, FieldRules,
+};
 pub use crate::message::{Message, Struct};
 pub use crate::schema::nested::{
     keeps_unknown_tags_within, leaves_are_leaves, tags_within_flexible,

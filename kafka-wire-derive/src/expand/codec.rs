@@ -181,13 +181,22 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             quote!(#p::FieldRules)
         };
         size_body.push(body.guard(quote! {
-            size += <#ty as #codec>::size_field(&self.#ident, &FIELDS[#index], #vcx, sizes)?;
+            at = #index;
+            match <#ty as #codec>::size_field(&self.#ident, #vcx, sizes) {
+                ::core::result::Result::Ok(field_size) => size += field_size,
+                ::core::result::Result::Err(error) => break 'fields error,
+            }
         }));
         write_body.push(body.guard(quote! {
-            <#ty as #codec>::write_field(&self.#ident, w, #vcx, sizes)?;
+            if let ::core::result::Result::Err(error) = <#ty as #codec>::write_field(&self.#ident, w, #vcx, sizes) {
+                return ::core::result::Result::Err(error);
+            }
         }));
         read_body.push(body.guard(quote! {
-            <#ty as #p::FieldRules>::read_field(&mut this.#ident, reader, &FIELDS[#index], #vcx)?;
+            at = #index;
+            if let ::core::result::Result::Err(error) = <#ty as #p::FieldRules>::read_field(&mut this.#ident, reader, #vcx) {
+                break 'fields error;
+            }
         }));
         // Kafka's presence rule for a version that lacks the field: only a field
         // that is neither ignorable nor in every version can be refused.
@@ -197,7 +206,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             let is_default = is_default_expr(field, index, quote!(&self.#ident));
             size_body.push(quote! {
                 if !#lacking && !#is_default {
-                    return ::core::result::Result::Err(#p::absent(&FIELDS[#index], v));
+                    at = #index;
+                    break 'fields #p::absent(v);
                 }
             });
         }
@@ -232,7 +242,10 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         (
             quote! {
                 #unknown_ref
-                size += #p::TaggedSize::of_unknown_only(unknown, cx)?;
+                match #p::TaggedSize::of_unknown_only(unknown, cx) {
+                    ::core::result::Result::Ok(section_size) => size += section_size,
+                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                }
             },
             quote! {
                 #unknown_ref
@@ -252,10 +265,15 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             let vcx = value_cx(field, known);
             let is_default = is_default_expr(field, index, quote!(&self.#ident));
             size_tags.push(quote! {
-                <#ty as #p::FieldRules>::size_tagged(&self.#ident, &mut section, &FIELDS[#index], #when && !#is_default, #vcx, sizes)?;
+                at = #index;
+                if let ::core::result::Result::Err(error) = <#ty as #p::FieldRules>::size_tagged(&self.#ident, &mut section, #tag, #when && !#is_default, #vcx, sizes) {
+                    break 'fields error;
+                }
             });
             write_tags.push(quote! {
-                <#ty as #p::FieldRules>::write_tagged(&self.#ident, &mut section, w, #tag, #vcx, sizes)?;
+                if let ::core::result::Result::Err(error) = <#ty as #p::FieldRules>::write_tagged(&self.#ident, &mut section, w, #tag, #vcx, sizes) {
+                    return ::core::result::Result::Err(error);
+                }
             });
             read_tags.push(quote! {
                 #tag => if #when {
@@ -270,11 +288,17 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 let mut section = #p::TaggedSize::begin(#known_tags, cx, sizes);
                 #(#size_tags)*
                 #unknown_ref
-                size += section.finish(unknown, #known_tags, v)?;
+                match section.finish(unknown, #known_tags, v) {
+                    ::core::result::Result::Ok(section_size) => size += section_size,
+                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                }
             },
             quote! {
                 #unknown_ref
-                let mut section = #p::TaggedWriter::begin(w, #known_tags, unknown, sizes)?;
+                let mut section = match #p::TaggedWriter::begin(w, #known_tags, unknown, sizes) {
+                    ::core::result::Result::Ok(section) => section,
+                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                };
                 #(#write_tags)*
                 section.finish(w);
             },
@@ -294,9 +318,14 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
                 let v: i16 = cx.version;
                 let mut size = 0usize;
-                #(#size_body)*
-                #size_section
-                ::core::result::Result::Ok(size)
+                // The field being sized, named once, on the way out, if one fails.
+                let mut at = 0usize;
+                let error: #p::EncodeError = 'fields: {
+                    #(#size_body)*
+                    #size_section
+                    return ::core::result::Result::Ok(size);
+                };
+                ::core::result::Result::Err(#p::encode_error_in(error, &FIELDS[at]))
             }
 
             #[inline]
@@ -332,11 +361,16 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
                 let v: i16 = cx.version;
                 let this = self;
-                #(#read_body)*
-                if cx.flexible {
-                    #p::read_tagged_section(reader, this, cx)?;
-                }
-                ::core::result::Result::Ok(())
+                // The field being read, named once, on the way out, if one fails.
+                let mut at = 0usize;
+                let error: #p::DecodeError = 'fields: {
+                    #(#read_body)*
+                    if cx.flexible {
+                        return #p::read_tagged_section(reader, this, cx);
+                    }
+                    return ::core::result::Result::Ok(());
+                };
+                ::core::result::Result::Err(#p::decode_error_in(error, &FIELDS[at]))
             }
         }
 
