@@ -86,6 +86,12 @@ impl<'a> Encoder<'a> {
         self.sizes.zero_copy()
     }
 
+    /// How many zero-copy values the message holds: the most chunks a vectored
+    /// encode attaches.
+    pub fn zero_copy_values(&self) -> usize {
+        self.sizes.zero_copy_values()
+    }
+
     /// The version the message is written at.
     pub fn version(&self) -> i16 {
         self.cx.version
@@ -266,7 +272,7 @@ pub(crate) fn to_chunks(
     cx: Cx,
     sizes: &mut Sizes,
 ) -> Result<ChunkedBytes, EncodeError> {
-    let mut writer = Writer::vectored(size - sizes.zero_copy());
+    let mut writer = Writer::vectored(size - sizes.zero_copy(), sizes.zero_copy_values());
     write_sized(message, schema, &mut writer, cx, sizes)?;
     debug_assert_eq!(writer.len(), size, "size and write disagree");
     Ok(writer.into_chunks())

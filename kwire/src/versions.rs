@@ -39,11 +39,10 @@ pub fn run(args: &VersionsArgs, out: &mut dyn Write) -> Result<(), CliError> {
                 .with_client_software_name("kwire".into())
                 .with_client_software_version(env!("CARGO_PKG_VERSION").into()),
         );
-        let sent = session
+        let mut sent = session
             .send(&request, version)
             .map_err(|e| fail("cannot frame ApiVersions", &e))?;
-        writer
-            .write_all(&sent.frame)
+        kwire_net::blocking::write_all_buf(&mut writer, &mut sent.frame)
             .map_err(|e| fail("cannot send ApiVersions", &e))?;
         let frame = reader
             .read_frame()

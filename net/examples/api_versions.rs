@@ -5,7 +5,6 @@
 //! cargo run -p kwire-net --features blocking --example api_versions -- 127.0.0.1:9092
 //! ```
 
-use std::io::Write;
 use std::net::TcpStream;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -43,8 +42,8 @@ fn run(address: &str) -> Result<(), Box<dyn std::error::Error>> {
                 .with_client_software_name("kafka-wire".into())
                 .with_client_software_version(env!("CARGO_PKG_VERSION").into()),
         );
-        let sent = session.send(&request, version)?;
-        writer.write_all(&sent.frame)?;
+        let mut sent = session.send(&request, version)?;
+        kwire_net::blocking::write_all_buf(&mut writer, &mut sent.frame)?;
         let frame = reader
             .read_frame()?
             .ok_or("the broker closed the connection")?;

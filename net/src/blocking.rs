@@ -16,9 +16,9 @@
 //! assert!(reader.read_frame().unwrap().is_none()); // clean end of stream
 //! ```
 
-use std::io::{self, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind, IoSlice, Read, Write};
 
-use bytes::Bytes;
+use bytes::{Buf, Bytes};
 
 use kwire_messages::frame::{length_prefix, PREFIX_LEN};
 
@@ -151,6 +151,59 @@ pub fn write_frame<W: Write + ?Sized>(writer: &mut W, frame: &[u8]) -> io::Resul
         writer.write_all(&prefix)?;
         writer.write_all(frame)
     }
+}
+
+/// The most chunks handed to one `write_vectored`: a frame is a few chunks (its
+/// header and fields, then one per record batch), and the kernel takes at most
+/// 1024.
+const MAX_SLICES: usize = 64;
+
+/// Writes every byte of `buf` to `writer`, as many of its chunks at a time as the
+/// writer takes (`write_vectored`): the blocking form of tokio's `write_all_buf`.
+///
+/// A vectored frame ([`kwire_messages::frame::encode_request_vectored`], and the
+/// [`Sent`](crate::session::Sent) frames of a session) goes out with one gather
+/// write, its record batches from their own memory, without being copied into one
+/// buffer first. A writer without vectored writes (`Vec<u8>`, a `BufWriter`) is
+/// handed one chunk at a time, which is what its `write_vectored` does anyway. The
+/// writer is not flushed.
+///
+/// Fails with [`ErrorKind::WriteZero`] when the writer takes nothing; an
+/// interrupted write is retried. What was written before an error has been
+/// consumed from `buf`.
+///
+/// ```
+/// use bytes::Bytes;
+/// use kwire::wire::ChunkedBytes;
+/// use kwire_net::blocking::write_all_buf;
+///
+/// let mut frame = ChunkedBytes::new();
+/// frame.push(Bytes::from_static(b"\0\0\0\x07head"));
+/// frame.push(Bytes::from_static(b"abc")); // a record batch, say: never copied
+/// let mut wire = Vec::new();
+/// write_all_buf(&mut wire, &mut frame).unwrap();
+/// assert_eq!(wire, b"\0\0\0\x07headabc");
+/// ```
+pub fn write_all_buf<W: Write + ?Sized, B: Buf + ?Sized>(
+    writer: &mut W,
+    buf: &mut B,
+) -> io::Result<()> {
+    while buf.has_remaining() {
+        let mut slices = [IoSlice::new(&[]); MAX_SLICES];
+        let count = buf.chunks_vectored(&mut slices);
+        match writer.write_vectored(&slices[..count]) {
+            Ok(0) => {
+                return Err(io::Error::new(
+                    ErrorKind::WriteZero,
+                    "the writer took none of the frame",
+                ))
+            }
+            Ok(written) => buf.advance(written),
+            Err(error) if error.kind() == ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -381,5 +434,116 @@ mod tests {
         let (cursor, splitter) = reader.into_parts();
         assert_eq!(splitter.buffer(), [0, 0]);
         assert_eq!(cursor.position(), 7);
+    }
+
+    /// A writer that takes at most `most` bytes per call across every slice it is
+    /// given, interrupting every other call, and counts the slices it was handed.
+    struct Gather {
+        written: Vec<u8>,
+        most: usize,
+        interrupt: bool,
+        calls: usize,
+        widest: usize,
+    }
+
+    impl Write for Gather {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.write_vectored(&[IoSlice::new(buf)])
+        }
+
+        fn write_vectored(&mut self, slices: &[IoSlice<'_>]) -> io::Result<usize> {
+            self.interrupt = !self.interrupt;
+            if self.interrupt {
+                return Err(ErrorKind::Interrupted.into());
+            }
+            self.calls += 1;
+            self.widest = self.widest.max(slices.len());
+            let mut left = self.most;
+            for slice in slices {
+                let take = slice.len().min(left);
+                self.written.extend_from_slice(&slice[..take]);
+                left -= take;
+            }
+            Ok(self.most - left)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn chunked(parts: &[&[u8]]) -> kwire::wire::ChunkedBytes {
+        let mut chunks = kwire::wire::ChunkedBytes::new();
+        for part in parts {
+            chunks.push(Bytes::copy_from_slice(part));
+        }
+        chunks
+    }
+
+    #[test]
+    fn write_all_buf_hands_every_chunk_to_one_write_and_resumes_partial_writes() {
+        let parts: [&[u8]; 3] = [b"\0\0\0\x0bhead", b"records", b"tail"];
+        let whole = parts.concat();
+
+        let mut roomy = Gather {
+            written: Vec::new(),
+            most: usize::MAX,
+            interrupt: false,
+            calls: 0,
+            widest: 0,
+        };
+        write_all_buf(&mut roomy, &mut chunked(&parts)).unwrap();
+        assert_eq!(roomy.written, whole);
+        assert_eq!(
+            (roomy.calls, roomy.widest),
+            (1, 3),
+            "one gather write of three chunks"
+        );
+
+        // Three bytes per write: the rest of a chunk cut mid-way goes next.
+        let mut narrow = Gather {
+            written: Vec::new(),
+            most: 3,
+            interrupt: false,
+            calls: 0,
+            widest: 0,
+        };
+        let mut frame = chunked(&parts);
+        write_all_buf(&mut narrow, &mut frame).unwrap();
+        assert_eq!(narrow.written, whole);
+        assert_eq!(narrow.calls, whole.len().div_ceil(3));
+        assert!(!frame.has_remaining());
+    }
+
+    #[test]
+    fn write_all_buf_hands_many_chunks_over_in_rounds() {
+        let parts: Vec<Vec<u8>> = (0..MAX_SLICES * 2 + 1).map(|i| vec![i as u8; 2]).collect();
+        let borrowed: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let mut gather = Gather {
+            written: Vec::new(),
+            most: usize::MAX,
+            interrupt: false,
+            calls: 0,
+            widest: 0,
+        };
+        write_all_buf(&mut gather, &mut chunked(&borrowed)).unwrap();
+        assert_eq!(gather.written, parts.concat());
+        assert_eq!((gather.calls, gather.widest), (3, MAX_SLICES));
+    }
+
+    #[test]
+    fn write_all_buf_fails_on_a_writer_that_takes_nothing() {
+        let mut full = Gather {
+            written: Vec::new(),
+            most: 0,
+            interrupt: false,
+            calls: 0,
+            widest: 0,
+        };
+        let error = write_all_buf(&mut full, &mut chunked(&[b"frame"])).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::WriteZero);
+        // Nothing to write is written at once.
+        write_all_buf(&mut full, &mut chunked(&[])).unwrap();
+        assert_eq!(full.calls, 1);
     }
 }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use bytes::Bytes;
+use kwire::wire::ChunkedBytes;
 use kwire::KafkaString;
 
 use crate::negotiation::read_api_versions_response;
@@ -33,8 +34,12 @@ pub enum SessionError {
 pub struct Sent {
     /// The correlation id the response will carry.
     pub correlation_id: i32,
-    /// The whole frame, length prefix included, to write to the connection.
-    pub frame: Bytes,
+    /// The whole frame, length prefix included, to write to the connection: a
+    /// [`bytes::Buf`] of chunks whose record batches are the request's own memory,
+    /// not copies. Tokio's `write_all_buf` or
+    /// [`blocking::write_all_buf`](crate::blocking::write_all_buf) sends it with one
+    /// gather write; [`ChunkedBytes::to_bytes`] gives it as one buffer.
+    pub frame: ChunkedBytes,
 }
 
 /// A response read on a [`ClientSession`], with what it answers.
@@ -101,7 +106,7 @@ impl ClientSession {
             .with_request_api_version(version)
             .with_correlation_id(correlation_id)
             .with_client_id(self.client_id.clone());
-        let frame = frame::encode_any_request(&header, request)?;
+        let frame = frame::encode_any_request_vectored(&header, request)?;
         // Ids count up and wrap to 0; one in flight for 2^31 requests would clash.
         self.next_correlation_id = correlation_id.checked_add(1).unwrap_or(0);
         self.in_flight.insert(correlation_id, (api, version));

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use bytes::Bytes;
 use kwire::schema::MessageSchema;
+use kwire::wire::ChunkedBytes;
 use kwire::{DecodeError, EncodeError, Message};
 use kwire_messages::registry::{self, MessageVisitor};
 
@@ -30,6 +31,9 @@ pub struct Codec {
     pub schema: &'static MessageSchema,
     /// Decodes a body at a version and encodes the result again at that version.
     pub recode: fn(&Bytes, i16) -> Result<Bytes, RecodeError>,
+    /// Decodes a body at a version and encodes the result again as chunks
+    /// ([`Message::encode_vectored`]).
+    pub recode_vectored: fn(&Bytes, i16) -> Result<ChunkedBytes, RecodeError>,
     /// Encodes the message's `Default` value (its schema defaults) at a version.
     pub encode_default: fn(i16) -> Result<Bytes, EncodeError>,
     /// Decodes a body and, if it decodes, checks Kafka's promise about it: the value
@@ -82,6 +86,13 @@ fn json_to_bytes<M: Message>(json: &serde_json::Value, version: i16) -> Result<B
 fn recode<M: Message>(input: &Bytes, version: i16) -> Result<Bytes, RecodeError> {
     let message = M::decode(input, version).map_err(RecodeError::Decode)?;
     message.encode(version).map_err(RecodeError::Encode)
+}
+
+fn recode_vectored<M: Message>(input: &Bytes, version: i16) -> Result<ChunkedBytes, RecodeError> {
+    let message = M::decode(input, version).map_err(RecodeError::Decode)?;
+    message
+        .encode_vectored(version)
+        .map_err(RecodeError::Encode)
 }
 
 fn encode_default<M: Message>(version: i16) -> Result<Bytes, EncodeError> {
@@ -144,6 +155,7 @@ impl MessageVisitor for Collect {
         self.0.push(Codec {
             schema: &M::SCHEMA,
             recode: recode::<M>,
+            recode_vectored: recode_vectored::<M>,
             encode_default: encode_default::<M>,
             check_decoded: check_decoded::<M>,
             decode_to_json: decode_to_json::<M>,

@@ -56,6 +56,49 @@ fn every_field_of_every_message_round_trips_at_every_version() {
     println!("{checked} message versions checked, populated and with nulls");
 }
 
+/// The vectored encoding is the contiguous one cut into chunks: the same bytes for
+/// every message at every version, populated and with nulls, and every chunk after
+/// the first (a records or `zero_copy` field's) the decoded value's own slice of
+/// the input, not a copy.
+#[test]
+fn the_vectored_encoding_is_the_same_bytes_with_records_attached_not_copied() {
+    let mut attached = 0;
+    let checked = for_every_version(|message, version| {
+        let name = message.schema.name;
+        let mut failures = Vec::new();
+        for nulls in [Nulls::Filled, Nulls::Null] {
+            let bytes = populated(message, version, nulls);
+            let chunks = match (message.recode_vectored)(&bytes, version) {
+                Ok(chunks) => chunks,
+                Err(e) => {
+                    failures.push(format!("{name} v{version} {nulls:?}: {e}"));
+                    continue;
+                }
+            };
+            if chunks != bytes[..] {
+                failures.push(format!(
+                    "{name} v{version} {nulls:?}: vectored {:02x?}, contiguous {bytes:02x?}",
+                    chunks.to_bytes()
+                ));
+            }
+            // Attached chunks alternate with the ordinary fields' buffer, which is
+            // never inside the input.
+            let input = bytes.as_ptr_range();
+            let here = chunks
+                .chunks()
+                .filter(|chunk| input.contains(&chunk.as_ptr()))
+                .count();
+            attached += here;
+            let carries_records = ["ProduceRequest", "FetchResponse"].contains(&name);
+            if carries_records && nulls == Nulls::Filled && here == 0 {
+                failures.push(format!("{name} v{version}: its records were copied"));
+            }
+        }
+        failures
+    });
+    println!("{checked} message versions encoded both ways; {attached} chunks attached");
+}
+
 /// Through Kafka's JSON form: the populated bytes decode to JSON holding exactly the
 /// fields of the version, and that JSON reads and encodes back to the same bytes.
 #[test]

@@ -7,7 +7,6 @@
 //!
 //! `KAFKA_WIRE_PYTHON` names the Python to run the script with (default `python3`).
 
-use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::Command;
@@ -88,8 +87,8 @@ impl Connection {
     }
 
     fn call(&mut self, request: Request, version: i16) -> Received {
-        let sent = self.session.send(&request, version).expect("frame");
-        self.writer.write_all(&sent.frame).expect("write");
+        let mut sent = self.session.send(&request, version).expect("frame");
+        kwire_net::blocking::write_all_buf(&mut self.writer, &mut sent.frame).expect("write");
         let frame = self.reader.read_frame().expect("read").expect("a frame");
         let received = self.session.receive(&frame).expect("decode");
         assert_eq!(received.header.correlation_id, sent.correlation_id);

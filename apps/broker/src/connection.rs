@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
+use kwire::wire::ChunkedBytes;
 use kwire::MessageEnum;
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
@@ -114,7 +115,7 @@ pub async fn serve<R, W>(
             // After SaslHandshake v0 the frames are bare tokens, no header.
             Some(sasl) if sasl.expects_raw_token() => sasl
                 .raw_token(&frame)
-                .map(Answer::Frame)
+                .map(|bytes| Answer::Frame(bytes.into()))
                 .map_err(Closed::Unauthenticated),
             _ => answer(&broker, &endpoint, &frame, peer, &mut held, sasl.as_mut()).await,
         };
@@ -123,16 +124,16 @@ pub async fn serve<R, W>(
         drop(frame);
         match answered {
             Ok(Answer::Nothing) => {}
-            Ok(Answer::Frame(response)) => {
-                if let Err(error) = write(&mut writer, &response).await {
+            Ok(Answer::Frame(mut response)) => {
+                if let Err(error) = write(&mut writer, &mut response).await {
                     tracing::debug!(%peer, %error, "write failed; closing");
                     return;
                 }
                 drop(held);
             }
-            Ok(Answer::Last(response)) => {
+            Ok(Answer::Last(mut response)) => {
                 // A failed SASL exchange: answered, then closed, as Kafka does.
-                let _ = write(&mut writer, &response).await;
+                let _ = write(&mut writer, &mut response).await;
                 tracing::info!(%peer, "closing the connection: SASL authentication failed");
                 return;
             }
@@ -149,19 +150,23 @@ pub async fn serve<R, W>(
     tracing::debug!(%peer, "disconnected");
 }
 
-/// Writes a whole frame out: TLS keeps what is written in its buffer until
-/// flushed (plain TCP's flush does nothing).
-async fn write<W: AsyncWrite + Unpin>(writer: &mut W, frame: &[u8]) -> std::io::Result<()> {
-    writer.write_all(frame).await?;
+/// Writes a whole frame out, its chunks gathered (a Fetch's record batches go
+/// from the log's memory to the socket); TLS keeps what is written in its buffer
+/// until flushed (plain TCP's flush does nothing).
+async fn write<W: AsyncWrite + Unpin>(
+    writer: &mut W,
+    frame: &mut ChunkedBytes,
+) -> std::io::Result<()> {
+    writer.write_all_buf(frame).await?;
     writer.flush().await
 }
 
 /// What one request frame gets.
 enum Answer {
     /// This response frame.
-    Frame(Bytes),
+    Frame(ChunkedBytes),
     /// This response frame, and then the connection is closed.
-    Last(Bytes),
+    Last(ChunkedBytes),
     /// No answer (a Produce with acks = 0).
     Nothing,
 }
@@ -193,7 +198,7 @@ async fn answer(
             started,
             "UNSUPPORTED_VERSION, answered at v0",
         );
-        return Ok(Answer::Frame(response));
+        return Ok(Answer::Frame(response.into()));
     }
     if !in_range {
         return Err(Closed::NotServed { api_key, version });
@@ -245,14 +250,17 @@ async fn respond(
     request: &RequestFrame,
     response: Response,
     held: &mut Held,
-) -> Result<Bytes, Closed> {
+) -> Result<ChunkedBytes, Closed> {
     let version = request.api_version();
     let header = ResponseHeader::default().with_correlation_id(request.correlation_id());
     let size = encoded_size(&response, version).map_err(Closed::Encode)?;
     held.take(&broker.responses, size).await;
-    let frame = frame::encode_any_response(&header, &response, version).map_err(Closed::Encode)?;
-    // What the answer's building held (a Fetch's copies of stored batches) is in
-    // the frame now and freed with the answer: only the frame stays held.
+    // Vectored: each partition's records are a chunk of the frame, the log's own
+    // bytes (or the one copy of several batches a Fetch made), not copied again.
+    let frame =
+        frame::encode_any_response_vectored(&header, &response, version).map_err(Closed::Encode)?;
+    // What the answer's building held (a Fetch's copies of several stored batches)
+    // is referenced by the frame now: only the frame's permit stays held.
     drop(response);
     held.keep_last();
     Ok(frame)
@@ -277,3 +285,7 @@ fn encoded_size(response: &Response, version: i16) -> Result<usize, FrameError> 
     const HEADER: usize = 4 + 1;
     Ok(response.encoded_size(version)? + frame::PREFIX_LEN + HEADER)
 }
+
+#[cfg(test)]
+#[path = "connection_tests.rs"]
+mod tests;

@@ -9,7 +9,7 @@
 //! Blocking sockets with read timeouts: a broker that swallows a frame fails the
 //! test instead of hanging it; nothing is timed.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -86,8 +86,8 @@ impl Connection {
 
     /// The response, or `None` when the broker closed the connection instead.
     fn call(&mut self, request: Request, version: i16) -> Option<Response> {
-        let sent = self.session.send(&request, version).expect("frame");
-        self.writer.write_all(&sent.frame).expect("write");
+        let mut sent = self.session.send(&request, version).expect("frame");
+        kwire_net::blocking::write_all_buf(&mut self.writer, &mut sent.frame).expect("write");
         let frame = self.reader.read_frame().ok()??;
         Some(self.session.receive(&frame).expect("decode").body)
     }

@@ -173,8 +173,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
 
     /// The response, or `None` when the broker closed the connection instead.
     async fn call(&mut self, request: Request, version: i16) -> Option<Response> {
-        let sent = self.session.send(&request, version).expect("frame");
-        self.stream.write_all(&sent.frame).await.ok()?;
+        let mut sent = self.session.send(&request, version).expect("frame");
+        self.stream.write_all_buf(&mut sent.frame).await.ok()?;
         self.stream.flush().await.ok()?;
         let frame = tokio::time::timeout(WAIT, read_frame(&mut self.stream))
             .await

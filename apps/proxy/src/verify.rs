@@ -10,10 +10,10 @@
 //! leaves out), so the re-encoded bytes may differ from the original while the
 //! message is the same. What must hold is that this crate reads what it writes.
 
-use std::cell::RefCell;
 use std::fmt::{self, Write as _};
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
+use kwire::wire::ChunkedBytes;
 use kwire_messages::frame::{RequestFrame, TrailingBytes};
 use kwire_messages::{frame, ApiKey, FrameError, Request, RequestHeader, Response, ResponseHeader};
 use kwire_net::negotiation::read_api_versions_response;
@@ -85,7 +85,7 @@ pub fn check_request(frame: &Bytes, decoded: &DecodedRequest) -> Verdict {
     check(
         frame,
         (&decoded.header, &decoded.body),
-        |buf| frame::encode_any_request_into(&decoded.header, &decoded.body, buf),
+        || frame::encode_any_request_vectored(&decoded.header, &decoded.body),
         frame::decode_any_request,
     )
 }
@@ -102,7 +102,7 @@ pub fn check_response(frame: &Bytes, decoded: &DecodedResponse) -> Verdict {
     check(
         frame,
         (&decoded.header, &decoded.body),
-        |buf| frame::encode_any_response_into(&decoded.header, &decoded.body, decoded.version, buf),
+        || frame::encode_any_response_vectored(&decoded.header, &decoded.body, decoded.version),
         |bytes| frame::decode_any_response(bytes, decoded.body.api(), decoded.version),
     )
 }
@@ -112,12 +112,17 @@ pub fn check_response(frame: &Bytes, decoded: &DecodedResponse) -> Verdict {
 fn check<H: PartialEq + fmt::Debug, B: PartialEq + fmt::Debug>(
     frame: &Bytes,
     (header, body): (&H, &B),
-    encode: impl FnOnce(&mut BytesMut) -> Result<(), FrameError>,
+    encode: impl FnOnce() -> Result<ChunkedBytes, FrameError>,
     decode: impl FnOnce(&Bytes) -> Result<(H, B), FrameError>,
 ) -> Verdict {
-    let reencoded = match reencode(frame, encode) {
-        Ok(Reencoded::Same) => return Verdict::Verified { canonical: true },
-        Ok(Reencoded::Different(bytes)) => bytes,
+    let reencoded = match encode() {
+        // Vectored: the records of a Produce or Fetch are attached from the
+        // decoded value, which holds slices of `frame`, so they are neither copied
+        // nor read again to compare (the same memory is the same bytes).
+        Ok(chunks) if chunks == frame[..] => return Verdict::Verified { canonical: true },
+        // Other bytes, which may still mean the same: real brokers write
+        // non-canonical forms. One buffer, to decode.
+        Ok(chunks) => chunks.to_bytes(),
         Err(error) => {
             return Verdict::Mismatch {
                 why: format!("the decoded value does not re-encode: {}", chain(&error)),
@@ -132,52 +137,6 @@ fn check<H: PartialEq + fmt::Debug, B: PartialEq + fmt::Debug>(
             reencoded: Some(reencoded),
         },
     }
-}
-
-/// A re-encoding, compared with the frame it came from.
-enum Reencoded {
-    /// The same bytes: then it reads back to the same value (decoding is a
-    /// function of the bytes), and there is nothing more to check.
-    Same,
-    /// Other bytes, which may still mean the same: real brokers write
-    /// non-canonical forms.
-    Different(Bytes),
-}
-
-/// Frames up to this size are re-encoded into a buffer kept per thread, which
-/// then costs neither an allocation nor the page faults of fresh memory per
-/// frame (they were a fifth of the proxy's time on a 1 MiB-per-fetch consumer);
-/// a larger frame gets a buffer of its own, so that a thread keeps at most this.
-const SCRATCH_KEPT: usize = 4 << 20;
-
-thread_local! {
-    static SCRATCH: RefCell<BytesMut> = RefCell::new(BytesMut::new());
-}
-
-/// Runs `encode` into an empty buffer and compares what it wrote with `frame`.
-fn reencode(
-    frame: &Bytes,
-    encode: impl FnOnce(&mut BytesMut) -> Result<(), FrameError>,
-) -> Result<Reencoded, FrameError> {
-    let compare = |buf: &mut BytesMut| -> Result<Reencoded, FrameError> {
-        encode(buf)?;
-        Ok(if buf[..] == frame[..] {
-            Reencoded::Same
-        } else {
-            Reencoded::Different(buf.split().freeze())
-        })
-    };
-    if frame.len() > SCRATCH_KEPT {
-        return compare(&mut BytesMut::new());
-    }
-    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut buf) => {
-            buf.clear();
-            compare(&mut buf)
-        }
-        // Only if a check ever ran inside another on this thread.
-        Err(_) => compare(&mut BytesMut::new()),
-    })
 }
 
 /// How the re-encoded frame reads back differently from what was decoded, if it

@@ -313,8 +313,9 @@ pub fn wire_impl(container: &Container) -> TokenStream {
 
             #strict
 
+            // unreachable_code: a struct whose fields cannot fail never leaves the block.
             #[inline]
-            #[allow(unused_variables, clippy::manual_range_contains)]
+            #[allow(unused_variables, unreachable_code, clippy::manual_range_contains)]
             fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
                 let v: i16 = cx.version;
                 let mut size = 0usize;
@@ -357,7 +358,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             }
 
             #[inline]
-            #[allow(unused_variables, clippy::manual_range_contains)]
+            #[allow(unused_variables, unreachable_code, clippy::manual_range_contains)]
             fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
                 let v: i16 = cx.version;
                 let this = self;

@@ -195,13 +195,31 @@ const fn in_line<T: Wire>() -> bool {
     T::TYPE.fixed_size().is_some()
 }
 
+// The out-of-line path: its loops are generic, everything around them is not (the
+// count's size, its writing and reading, the count rule and the reservation), so
+// that each element type adds little more than its loops to a build. Those
+// helpers are calls of their own where nothing is inlined anyway (unoptimised
+// builds, where the calls cost nothing that matters and copies of them would cost
+// compile time), and inlined where the optimiser runs (a call per array measured
+// 2 % more instructions for MetadataResponse v12 encode).
+
 #[inline(never)]
 fn size_out_of_line<T: Wire>(
     elements: &[T],
     cx: Cx,
     sizes: &mut Sizes,
 ) -> Result<usize, EncodeError> {
-    size(elements, cx, sizes)
+    let mut size = count_size(elements.len(), cx)?;
+    let cx = cx.with_nullable(false);
+    let mut index = 0;
+    while index < elements.len() {
+        match elements[index].size(cx, sizes) {
+            Ok(element_size) => size += element_size,
+            Err(e) => return Err(e.at_index(index)),
+        }
+        index += 1;
+    }
+    Ok(size)
 }
 
 #[inline(never)]
@@ -211,7 +229,16 @@ fn write_out_of_line<T: Wire>(
     cx: Cx,
     sizes: &mut Sizes,
 ) -> Result<(), EncodeError> {
-    write(elements, buf, cx, sizes)
+    put_count(buf, elements.len(), cx)?;
+    let cx = cx.with_nullable(false);
+    let mut index = 0;
+    while index < elements.len() {
+        if let Err(e) = elements[index].write(buf, cx, sizes) {
+            return Err(e.at_index(index));
+        }
+        index += 1;
+    }
+    Ok(())
 }
 
 #[inline(never)]
@@ -220,7 +247,56 @@ fn read_in_place_out_of_line<E: Elements>(
     reader: &mut Reader<'_>,
     cx: Cx,
 ) -> Result<(), DecodeError> {
-    read_in_place(elements, reader, cx)
+    let min_size = type_min_size(&E::Item::TYPE, cx);
+    let element_size = std::mem::size_of::<E::Item>();
+    let (count, reserved) = match begin_read(reader, cx, min_size, element_size, E::in_place())? {
+        Some(planned) => planned,
+        None => return Err(length::unexpected_null(reader, cx)),
+    };
+    *elements = E::with_capacity(reserved);
+    read_elements(elements, count, reserved, min_size, reader, cx)
+}
+
+/// The size of an array's count. Not generic.
+#[cfg_attr(debug_assertions, inline(never))]
+#[cfg_attr(not(debug_assertions), inline)]
+fn count_size(len: usize, cx: Cx) -> Result<usize, EncodeError> {
+    length::check(len, cx, Classic::Int32)?;
+    Ok(length::size(Some(len), cx, Classic::Int32))
+}
+
+/// Writes an array's count. Not generic.
+#[cfg_attr(debug_assertions, inline(never))]
+#[cfg_attr(not(debug_assertions), inline)]
+fn put_count(buf: &mut Writer, len: usize, cx: Cx) -> Result<(), EncodeError> {
+    length::put(buf, Some(len), cx, Classic::Int32)
+}
+
+/// Reads an array's count (`None`: null) and plans its reading under
+/// [`check_count`]'s rule: the count, and how many elements to reserve. Not
+/// generic.
+#[cfg_attr(debug_assertions, inline(never))]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn begin_read(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+    min_size: usize,
+    element_size: usize,
+    in_place: usize,
+) -> Result<Option<(usize, usize)>, DecodeError> {
+    let start = reader.position();
+    let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
+        return Ok(None);
+    };
+    let reserved = reservation(
+        count,
+        start,
+        reader.remaining(),
+        min_size,
+        in_place,
+        element_size,
+    )?;
+    Ok(Some((count, reserved)))
 }
 
 /// Reads an array, not null, into `elements`, which it replaces.

@@ -204,7 +204,7 @@ mod tests {
         let mut sizes = Sizes::new();
         assert_eq!(records.size(cx, &mut sizes).unwrap(), 104);
         assert_eq!(sizes.zero_copy(), 100);
-        let mut writer = Writer::vectored(4);
+        let mut writer = Writer::vectored(4, 1);
         records.write(&mut writer, cx, &mut sizes).unwrap();
         let chunks = writer.into_chunks();
         assert_eq!(chunks.remaining(), 104);

@@ -128,9 +128,11 @@ impl<'a> Reader<'a> {
     /// Takes the next `len` bytes as a zero-copy `Bytes` slice of the input.
     #[inline]
     pub fn read_bytes(&mut self, len: usize) -> Result<Bytes, DecodeError> {
-        let taken = self.read_slice(len)?;
-        // Empty values touch no reference count.
-        Ok(self.source.slice_ref(taken))
+        let start = self.position();
+        self.read_slice(len)?;
+        // By offsets (`position` is one into `source`), which spares slice_ref's
+        // pointer checks; empty values touch no reference count.
+        Ok(self.source.slice(start..start + len))
     }
 
     /// Reads an unsigned varint of at most 5 bytes (Kafka's `UNSIGNED_VARINT`).
@@ -148,6 +150,18 @@ impl<'a> Reader<'a> {
 
     #[inline(never)]
     fn read_long_unsigned_varint(&mut self) -> Result<u32, DecodeError> {
+        // Two and three bytes (lengths up to 2 MiB: record batches) unrolled.
+        if let [b0 @ 0x80..=0xff, b1, b2, ..] = *self.rest {
+            let value = u32::from(b0 & 0x7f) | u32::from(b1 & 0x7f) << 7;
+            if b1 < 0x80 {
+                self.rest = &self.rest[2..];
+                return Ok(value);
+            }
+            if b2 < 0x80 {
+                self.rest = &self.rest[3..];
+                return Ok(value | u32::from(b2) << 14);
+            }
+        }
         let mut value: u32 = 0;
         for (i, &byte) in self.rest.iter().take(5).enumerate() {
             value |= u32::from(byte & 0x7f) << (7 * i);

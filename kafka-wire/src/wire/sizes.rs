@@ -41,6 +41,8 @@ pub struct Sizes {
     next: usize,
     /// The zero-copy bytes sized so far.
     zero_copy: usize,
+    /// The zero-copy values among them.
+    zero_copy_values: usize,
 }
 
 impl Sizes {
@@ -120,6 +122,14 @@ impl Sizes {
     #[inline(always)]
     pub fn add_zero_copy(&mut self, len: usize) {
         self.zero_copy += len;
+        self.zero_copy_values += 1;
+    }
+
+    /// How many zero-copy values were sized: at most as many chunks as a vectored
+    /// writer attaches.
+    #[inline]
+    pub fn zero_copy_values(&self) -> usize {
+        self.zero_copy_values
     }
 
     /// How many of the bytes sized are zero-copy values, which a vectored writer

@@ -134,6 +134,30 @@ mod tests {
         assert_eq!(zigzag_encode_32(1), 2);
     }
 
+    /// Every length at the edges of each encoded length, alone and followed by more
+    /// input (the two- and three-byte forms are read by an unrolled path when
+    /// three bytes are there).
+    #[test]
+    fn unsigned_varints_read_back_at_every_length_edge() {
+        let edges = (1..=4).flat_map(|n| [(1u32 << (7 * n)) - 1, 1 << (7 * n)]);
+        for v in [0, 1, u32::MAX - 1, u32::MAX].into_iter().chain(edges) {
+            for trailing in [&[][..], &[0x80], &[0x01, 0x02, 0x03]] {
+                let mut buf = Vec::new();
+                put_unsigned_varint(&mut buf, v);
+                let len = buf.len();
+                buf.extend_from_slice(trailing);
+                let bytes = Bytes::from(buf);
+                let mut reader = Reader::new(&bytes);
+                assert_eq!(
+                    reader.read_unsigned_varint().unwrap(),
+                    v,
+                    "{v} then {trailing:?}"
+                );
+                assert_eq!(reader.remaining(), trailing.len(), "{v}: {len} bytes read");
+            }
+        }
+    }
+
     #[test]
     fn overlong_varints_fail() {
         let bytes = Bytes::from_static(&[0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);

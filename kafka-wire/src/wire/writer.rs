@@ -4,7 +4,7 @@
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use super::chunks::ChunkedBytes;
+use super::chunks::{ChunkedBytes, Piece};
 
 /// The destination of [`Wire::write`](crate::Wire::write): a buffer, and where a
 /// vectored encode attaches zero-copy values.
@@ -20,7 +20,7 @@ use super::chunks::ChunkedBytes;
 /// use kwire::wire::Writer;
 ///
 /// let records = Bytes::from(vec![7u8; 1000]);
-/// let mut writer = Writer::vectored(8);
+/// let mut writer = Writer::vectored(8, 1);
 /// writer.put_i32(1000);
 /// writer.put_zero_copy(&records);
 /// writer.put_u8(0);
@@ -33,9 +33,14 @@ use super::chunks::ChunkedBytes;
 #[derive(Debug, Default)]
 pub struct Writer {
     buf: BytesMut,
-    /// The zero-copy values attached so far, each with the length of the buffer
-    /// when it was attached. Always empty in a contiguous writer.
-    attached: Vec<(usize, Bytes)>,
+    /// In a vectored writer, the chunks so far: each attached value, after the
+    /// range of the buffer before it (when there is one). Always empty in a
+    /// contiguous writer.
+    pieces: Vec<Piece>,
+    /// Where the buffer's next range starts.
+    cut: usize,
+    /// The bytes of the attached values.
+    attached: usize,
     vectored: bool,
 }
 
@@ -53,19 +58,22 @@ impl Writer {
     pub fn appending(buf: BytesMut) -> Self {
         Writer {
             buf,
-            attached: Vec::new(),
-            vectored: false,
+            ..Writer::default()
         }
     }
 
     /// A writer that attaches zero-copy values instead of copying them, with room
-    /// for `capacity` bytes of everything else.
+    /// for `capacity` bytes of everything else and for `attachments` values
+    /// ([`Sizes`](crate::wire::Sizes) counts both), so that writing allocates
+    /// nothing more.
     #[inline]
-    pub fn vectored(capacity: usize) -> Self {
+    pub fn vectored(capacity: usize, attachments: usize) -> Self {
         Writer {
             buf: BytesMut::with_capacity(capacity),
-            attached: Vec::new(),
+            // Each value, a range of the buffer before each, and the last range.
+            pieces: Vec::with_capacity(2 * attachments + 1),
             vectored: true,
+            ..Writer::default()
         }
     }
 
@@ -77,7 +85,7 @@ impl Writer {
 
     /// The bytes written so far, attached values included.
     pub fn len(&self) -> usize {
-        self.buf.len() + self.attached.iter().map(|(_, b)| b.len()).sum::<usize>()
+        self.buf.len() + self.attached
     }
 
     /// True when nothing has been written.
@@ -164,14 +172,23 @@ impl Writer {
 
     #[inline(never)]
     fn attach(&mut self, bytes: &Bytes) {
-        self.attached.push((self.buf.len(), bytes.clone()));
+        let at = self.buf.len();
+        if at > self.cut {
+            self.pieces.push(Piece::Own {
+                start: self.cut,
+                end: at,
+            });
+            self.cut = at;
+        }
+        self.attached += bytes.len();
+        self.pieces.push(Piece::Value(bytes.clone()));
     }
 
     /// The contiguous bytes written (every value copied in). In a vectored writer
     /// the attached values are copied in here, once: prefer
     /// [`into_chunks`](Writer::into_chunks) there.
     pub fn into_buf(self) -> BytesMut {
-        if self.attached.is_empty() {
+        if self.pieces.is_empty() {
             return self.buf;
         }
         let mut out = BytesMut::with_capacity(self.len());
@@ -181,21 +198,18 @@ impl Writer {
         out
     }
 
-    /// The bytes written as chunks: the buffer split where values were attached,
-    /// with those values between its parts, nothing copied.
-    pub fn into_chunks(self) -> ChunkedBytes {
-        let mut chunks = ChunkedBytes::with_capacity(self.attached.len() * 2 + 1);
-        let mut buf = self.buf;
-        let mut taken = 0;
-        for (at, value) in self.attached {
-            if at > taken {
-                chunks.push(buf.split_to(at - taken).freeze());
-                taken = at;
-            }
-            chunks.push(value);
+    /// The bytes written as chunks: ranges of the buffer (frozen once, never
+    /// copied or split) with the values attached between them.
+    pub fn into_chunks(mut self) -> ChunkedBytes {
+        let len = self.len();
+        let end = self.buf.len();
+        if end > self.cut {
+            self.pieces.push(Piece::Own {
+                start: self.cut,
+                end,
+            });
         }
-        chunks.push(buf.freeze());
-        chunks
+        ChunkedBytes::from_pieces(self.buf.freeze(), self.pieces, len)
     }
 }
 
@@ -218,7 +232,7 @@ mod tests {
         };
         let mut contiguous = Writer::contiguous(0);
         write(&mut contiguous);
-        let mut vectored = Writer::vectored(0);
+        let mut vectored = Writer::vectored(0, 0);
         write(&mut vectored);
         assert_eq!(vectored.len(), contiguous.len());
         let flat = contiguous.into_buf().freeze();
@@ -230,7 +244,7 @@ mod tests {
     #[test]
     fn a_vectored_writer_copies_its_attachments_only_when_asked_for_one_buffer() {
         let records = Bytes::from(vec![1u8; 64]);
-        let mut writer = Writer::vectored(4);
+        let mut writer = Writer::vectored(4, 1);
         writer.put_i32(64);
         writer.put_zero_copy(&records);
         assert_eq!(writer.buffered(), 4);

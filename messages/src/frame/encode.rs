@@ -35,7 +35,7 @@ fn frame_with(
     let body = body.encoder(version)?;
     let header = header.encoder(header_version)?;
     let len = header.len() + body.len();
-    let body_zero_copy = body.zero_copy_len();
+    let (body_zero_copy, attachments) = (body.zero_copy_len(), body.zero_copy_values());
     let prefix = length_prefix(len)?;
     let write = |writer: &mut Writer| -> Result<(), FrameError> {
         writer.put_slice(&prefix);
@@ -57,7 +57,7 @@ fn frame_with(
             written.map(|()| ChunkedBytes::new())
         }
         Target::Chunks => {
-            let mut writer = Writer::vectored(PREFIX_LEN + len - body_zero_copy);
+            let mut writer = Writer::vectored(PREFIX_LEN + len - body_zero_copy, attachments);
             write(&mut writer)?;
             Ok(writer.into_chunks())
         }

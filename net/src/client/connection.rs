@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use kwire::wire::ChunkedBytes;
 use kwire::{ApiRequest, WrongMessage};
 use kwire_messages::api::{ApiVersionsRequest, ApiVersionsResponse};
 use kwire_messages::{ApiKey, Request, Response};
@@ -53,7 +54,7 @@ pub struct Connection {
 #[derive(Debug)]
 pub(crate) struct Inner {
     in_flight: Arc<InFlight>,
-    frames: mpsc::Sender<bytes::Bytes>,
+    frames: mpsc::Sender<ChunkedBytes>,
     request_timeout: Duration,
     strict: bool,
     // Every request holds it shared while in flight; a re-login holds it alone,

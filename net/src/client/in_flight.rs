@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
 use bytes::Bytes;
+use kwire::wire::ChunkedBytes;
 use kwire_messages::frame;
 use kwire_messages::{ApiKey, Request};
 use tokio::sync::oneshot;
@@ -64,7 +65,7 @@ impl InFlight {
         &self,
         request: &Request,
         version: i16,
-    ) -> Result<(i32, Bytes, oneshot::Receiver<Answer>), ClientError> {
+    ) -> Result<(i32, ChunkedBytes, oneshot::Receiver<Answer>), ClientError> {
         let mut state = self.state();
         if let Some(reason) = &state.closed {
             return Err(ClientError::Closed {

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
+use kwire::wire::ChunkedBytes;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
 
@@ -21,15 +21,17 @@ impl<T: AsyncRead + AsyncWrite + Send + Unpin + 'static> Transport for T {}
 /// Read in chunks of at least this much, so that small frames take few reads.
 const READ_CHUNK: usize = 64 * 1024;
 
-/// Writes each frame whole, flushing once the queue is empty (TLS holds bytes
-/// until flushed); ends when every sender is gone or a write fails.
+/// Writes each frame whole, its chunks gathered into as few writes as the socket
+/// takes (record batches go from the caller's memory, never copied), flushing once
+/// the queue is empty (TLS holds bytes until flushed); ends when every sender is
+/// gone or a write fails.
 pub(crate) async fn write_frames<T: Transport>(
-    mut frames: mpsc::Receiver<Bytes>,
+    mut frames: mpsc::Receiver<ChunkedBytes>,
     mut socket: WriteHalf<T>,
     in_flight: Arc<InFlight>,
 ) {
-    while let Some(frame) = frames.recv().await {
-        let mut written = socket.write_all(&frame).await;
+    while let Some(mut frame) = frames.recv().await {
+        let mut written = socket.write_all_buf(&mut frame).await;
         if written.is_ok() && frames.is_empty() {
             written = socket.flush().await;
         }

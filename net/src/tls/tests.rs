@@ -111,10 +111,10 @@ async fn kafka_frames_round_trip_over_tls_on_loopback() {
     let tcp = TcpStream::connect(address).await.unwrap();
     let mut stream = client.connect("127.0.0.1", tcp).await.unwrap();
     let mut session = ClientSession::new(Some(KafkaString::from_static("tls-test")));
-    let sent = session
+    let mut sent = session
         .send(&Request::ApiVersions(ApiVersionsRequest::default()), 3)
         .unwrap();
-    stream.write_all(&sent.frame).await.unwrap();
+    stream.write_all_buf(&mut sent.frame).await.unwrap();
     stream.flush().await.unwrap();
     let answer = read_frame(&mut stream).await;
     let received = session.receive(&answer).unwrap();

@@ -1,0 +1,107 @@
+//! What the connection writes: a Fetch's record batches go from the log's memory to
+//! the socket, never copied into the response frame.
+
+use bytes::Buf;
+use kwire::records::RecordBatchBuilder;
+use kwire_messages::api::fetch::{FetchPartition, FetchRequest, FetchTopic};
+use kwire_messages::RequestHeader;
+
+use super::*;
+use crate::config::Limits;
+use crate::handlers::testing;
+use crate::listeners::Protocol;
+
+/// One batch of one record whose value is `size` bytes.
+fn batch(size: usize) -> Bytes {
+    let mut builder = RecordBatchBuilder::new(0);
+    builder
+        .append(0, None, Some(&vec![b'v'; size]), &[])
+        .expect("append");
+    builder.build().expect("build")
+}
+
+/// A FetchRequest v12 frame for partition 0 of `t` from offset 0.
+fn fetch_frame() -> Bytes {
+    let mut partition = FetchPartition::default();
+    partition.partition_max_bytes = 8 << 20;
+    let mut topic = FetchTopic::default();
+    topic.topic = "t".into();
+    topic.partitions = vec![partition];
+    let mut request = FetchRequest::default();
+    request.max_bytes = 8 << 20;
+    request.topics = vec![topic];
+    let header = RequestHeader::default()
+        .with_request_api_key(ApiKey::Fetch.key())
+        .with_request_api_version(12)
+        .with_correlation_id(1);
+    frame::encode_request(&header, &request).expect("frames")
+}
+
+/// The answer to `frame` on a plaintext listener.
+fn answered(broker: &Broker, frame: &Bytes) -> ChunkedBytes {
+    let endpoint = Endpoint {
+        protocol: Protocol::Plaintext,
+        tls: None,
+        host: "localhost".into(),
+        port: 9092,
+    };
+    let peer = "127.0.0.1:50000".parse().expect("an address");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a runtime");
+    let mut held = Held::default();
+    let answer = runtime.block_on(answer(broker, &endpoint, frame, peer, &mut held, None));
+    match answer {
+        Ok(Answer::Frame(frame)) => frame,
+        Ok(_) => panic!("a Fetch is answered with a frame"),
+        Err(closed) => panic!("the connection was closed: {closed}"),
+    }
+}
+
+#[test]
+fn a_fetched_batch_is_written_from_the_logs_own_memory() {
+    let broker = testing::broker(Limits::default());
+    let stored = {
+        let mut topics = broker.topics();
+        topics.create("t", 1);
+        let log = topics.partition_mut("t", 0).expect("created");
+        log.append(&batch(1 << 20)).expect("append");
+        log.read(0, usize::MAX, true).expect("read").into_bytes()
+    };
+    let frame = answered(&broker, &fetch_frame());
+
+    // The header and fields, then the batch as the log holds it, then the rest.
+    let chunks: Vec<&[u8]> = frame.chunks().collect();
+    assert_eq!(
+        chunks.len(),
+        3,
+        "{:?}",
+        chunks.iter().map(|c| c.len()).collect::<Vec<_>>()
+    );
+    assert_eq!(chunks[1].as_ptr(), stored.as_ptr(), "the batch was copied");
+    assert_eq!(chunks[1].len(), stored.len());
+    assert!(chunks[0].len() + chunks[2].len() < 200);
+
+    // And the frame reads as the answer it is.
+    let (_, response) =
+        frame::decode_any_response(&frame.to_bytes(), ApiKey::Fetch, 12).expect("decodes");
+    let Response::Fetch(fetch) = response else {
+        panic!("a FetchResponse")
+    };
+    let records = fetch.responses[0].partitions[0]
+        .records
+        .as_ref()
+        .expect("records");
+    assert_eq!(records.0, stored);
+}
+
+#[test]
+fn every_answer_is_one_frame_of_its_own_length() {
+    let broker = testing::broker(Limits::default());
+    broker.topics().create("t", 1);
+    let mut frame = answered(&broker, &fetch_frame());
+    let length = frame.len();
+    let prefix = frame.get_i32();
+    assert_eq!(usize::try_from(prefix).expect("positive") + 4, length);
+}
