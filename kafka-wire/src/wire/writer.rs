@@ -170,7 +170,8 @@ impl Writer {
         }
     }
 
-    #[inline(never)]
+    // Inline: reached from one place, `put_bytes`, itself out of line.
+    #[inline]
     fn attach(&mut self, bytes: &Bytes) {
         let at = self.buf.len();
         if at > self.cut {
