@@ -9,7 +9,6 @@ use kwire_messages::ErrorCode;
 use kwire_messages::{api::ApiVersionsResponse, ApiKey, Request, Response};
 
 use crate::handlers;
-use crate::held::Held;
 use crate::Broker;
 
 /// Makes [`SERVED`] and [`answer`] from one list of `Api(request) => handler`
@@ -22,7 +21,7 @@ use crate::Broker;
 /// declared inside a macro are not visible to the code it is given.
 macro_rules! served {
     (
-        fn answer($broker:ident, $client_id:ident, $request:ident, $version:ident, $held:ident);
+        fn answer($broker:ident, $client_id:ident, $request:ident, $version:ident);
         $($api:ident($body:pat) => $handler:expr,)+
     ) => {
         /// The APIs served, at every version Kafka calls stable, in the order
@@ -36,7 +35,6 @@ macro_rules! served {
             $client_id: &str,
             $request: Request,
             $version: i16,
-            $held: &mut Held,
         ) -> Option<Response> {
             let response = match $request {
                 $(Request::$api($body) => Response::$api($handler),)+
@@ -53,9 +51,9 @@ macro_rules! served {
 }
 
 served! {
-    fn answer(broker, client_id, request, version, held);
+    fn answer(broker, client_id, request, version);
     Produce(r) => handlers::produce::answer(broker, r, version)?,
-    Fetch(r) => handlers::fetch::answer(broker, r, version, held).await,
+    Fetch(r) => handlers::fetch::answer(broker, r, version).await,
     ListOffsets(r) => handlers::list_offsets::answer(broker, r, version),
     Metadata(r) => handlers::metadata::answer(broker, r, version),
     OffsetCommit(r) => handlers::offsets::commit(broker, r, version),

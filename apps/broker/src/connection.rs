@@ -232,8 +232,7 @@ async fn answer(
             Gate::Close(why) => return Err(Closed::Unauthenticated(why)),
         }
     }
-    let Some(mut response) = api::answer(broker, &client_id, decoded.body, version, held).await
-    else {
+    let Some(mut response) = api::answer(broker, &client_id, decoded.body, version).await else {
         log(peer, &request, started, "no answer (acks=0)");
         return Ok(Answer::Nothing);
     };

@@ -3,6 +3,14 @@
 //! A partition keeps the record batches exactly as producers wrote them. The broker
 //! only assigns offsets, by rewriting each batch's base offset and partition leader
 //! epoch: neither is covered by the batch CRC, which starts at the attributes.
+//!
+//! Batches are stored back to back in segments, like Kafka's log files, so that a
+//! fetch of several batches is one slice of a segment, sent as it is stored (a
+//! vectored frame attaches it): no fetch copies record bytes. Appends go to the open
+//! segment; a read that reaches into it seals what it holds first (frozen, its
+//! spare room kept for the appends that follow), and a read never spans two
+//! segments: it stops at the end of the first, and the consumer asks again, as it
+//! does when `max_bytes` is reached.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -17,6 +25,15 @@ pub const LEADER_EPOCH: i32 = 0;
 /// Where the base offset and the partition leader epoch sit in a batch header.
 const BASE_OFFSET: std::ops::Range<usize> = 0..8;
 const LEADER_EPOCH_FIELD: std::ops::Range<usize> = 12..16;
+
+/// The most room an open segment is given ahead of its appends; a partition's
+/// first segments are smaller (16 KiB, then twice the last), so that many quiet
+/// partitions reserve little.
+const SEGMENT_BYTES: usize = 1 << 20;
+const FIRST_SEGMENT_BYTES: usize = 16 << 10;
+
+/// `StoredBatch::segment` of a batch still in the open segment.
+const OPEN: usize = usize::MAX;
 
 /// How many recent batches per producer are remembered to recognise a retry, as
 /// Kafka does (`ProducerStateEntry.NUM_BATCHES_TO_RETAIN`).
@@ -144,49 +161,34 @@ impl Topics {
     }
 }
 
-/// Batches read from a partition for one answer: handles on the stored bytes,
-/// which a Fetch turns into its `records` once it has taken budget for the copy.
+/// Batches read from a partition for one answer: one slice of a segment, the
+/// stored bytes themselves.
 #[derive(Debug)]
 pub struct StoredRead {
-    batches: Vec<Bytes>,
-    size: usize,
+    bytes: Bytes,
 }
 
 impl StoredRead {
     /// The record bytes read.
     pub fn len(&self) -> usize {
-        self.size
+        self.bytes.len()
     }
 
-    /// The bytes [`into_bytes`](Self::into_bytes) copies: none for one batch,
-    /// handed out as it is stored; all of them for several.
-    pub fn copy_len(&self) -> usize {
-        if self.batches.len() > 1 {
-            self.size
-        } else {
-            0
-        }
-    }
-
-    /// The batches as one buffer: one batch as stored, several copied once into
-    /// a buffer of exactly their size.
+    /// The batches, as stored (no copy).
     pub fn into_bytes(self) -> Bytes {
-        if let [only] = &self.batches[..] {
-            return only.clone();
-        }
-        let mut out = BytesMut::with_capacity(self.size);
-        for batch in &self.batches {
-            out.extend_from_slice(batch);
-        }
-        out.freeze()
+        self.bytes
     }
 }
 
-/// A batch as stored: the producer's bytes with our offsets written in.
+/// A batch as stored: where its bytes are (with our offsets written in).
 struct StoredBatch {
     last_offset: i64,
     max_timestamp: i64,
-    bytes: Bytes,
+    /// Its segment, an index into `PartitionLog::sealed`, or [`OPEN`].
+    segment: usize,
+    /// Where it starts in its segment, and its length.
+    start: usize,
+    len: usize,
 }
 
 /// What an idempotent producer last wrote to one partition.
@@ -197,10 +199,15 @@ struct ProducerState {
     recent: VecDeque<(i32, i32, i64)>,
 }
 
-/// One partition: its batches in offset order.
+/// One partition: its batches in offset order, and the segments that hold them.
 #[derive(Default)]
 pub struct PartitionLog {
     batches: Vec<StoredBatch>,
+    /// Sealed segments: batches back to back, frozen.
+    sealed: Vec<Bytes>,
+    /// The segment appended to: the batches from `open_from` on, back to back.
+    open: BytesMut,
+    open_from: usize,
     /// The bytes of `batches` together.
     stored_bytes: u64,
     next_offset: i64,
@@ -321,27 +328,62 @@ impl PartitionLog {
                 state.recent.pop_front();
             }
         }
-        let mut bytes = BytesMut::from(batch.as_bytes().as_ref());
-        bytes[BASE_OFFSET].copy_from_slice(&base_offset.to_be_bytes());
-        bytes[LEADER_EPOCH_FIELD].copy_from_slice(&LEADER_EPOCH.to_be_bytes());
-        self.stored_bytes += bytes.len() as u64;
+        let bytes = batch.as_bytes();
+        let len = bytes.len();
+        if self.open.capacity() - self.open.len() < len {
+            // Sealed, so that the batches in it stay readable; the next segment is
+            // a new allocation.
+            let room = (2 * self.open.capacity()).clamp(FIRST_SEGMENT_BYTES, SEGMENT_BYTES);
+            self.seal();
+            self.open = BytesMut::with_capacity(room.max(len));
+        }
+        let start = self.open.len();
+        // Within the capacity checked above: no reallocation.
+        self.open.extend_from_slice(bytes);
+        let stored = &mut self.open[start..];
+        stored[BASE_OFFSET].copy_from_slice(&base_offset.to_be_bytes());
+        stored[LEADER_EPOCH_FIELD].copy_from_slice(&LEADER_EPOCH.to_be_bytes());
+        self.stored_bytes += len as u64;
         self.batches.push(StoredBatch {
             last_offset,
             max_timestamp: batch.max_timestamp(),
-            bytes: bytes.freeze(),
+            segment: OPEN,
+            start,
+            len,
         });
         self.next_offset = last_offset + 1;
     }
 
-    /// The batches holding `offset` and after, whole, up to `max_bytes`; with
-    /// `at_least_one`, a first batch larger than that still gets through, as KIP-74
-    /// has it for the first partition of a fetch.
+    /// Freezes what the open segment holds into a sealed one; its spare room
+    /// stays open for the appends that follow.
+    fn seal(&mut self) {
+        if self.open.is_empty() {
+            return;
+        }
+        let index = self.sealed.len();
+        self.sealed.push(self.open.split().freeze());
+        for batch in &mut self.batches[self.open_from..] {
+            batch.segment = index;
+        }
+        self.open_from = self.batches.len();
+    }
+
+    /// A batch's bytes; `None` while it is in the open segment.
+    fn sealed_bytes(&self, batch: &StoredBatch) -> Option<Bytes> {
+        let segment = self.sealed.get(batch.segment)?;
+        Some(segment.slice(batch.start..batch.start + batch.len))
+    }
+
+    /// The batches holding `offset` and after, whole, up to `max_bytes`, within
+    /// one segment; with `at_least_one`, a first batch larger than that still gets
+    /// through, as KIP-74 has it for the first partition of a fetch. As indices
+    /// into `batches`.
     fn chosen(
         &self,
         offset: i64,
         max_bytes: usize,
         at_least_one: bool,
-    ) -> Result<(&[StoredBatch], usize), ErrorCode> {
+    ) -> Result<std::ops::Range<usize>, ErrorCode> {
         if offset < self.log_start_offset() || offset > self.next_offset {
             return Err(ErrorCode::OffsetOutOfRange);
         }
@@ -349,29 +391,41 @@ impl PartitionLog {
         let mut end = start;
         let mut size = 0;
         for batch in &self.batches[start..] {
-            if (size > 0 || !at_least_one) && size + batch.bytes.len() > max_bytes {
+            let same_segment = batch.segment == self.batches[start].segment;
+            if !same_segment || ((size > 0 || !at_least_one) && size + batch.len > max_bytes) {
                 break;
             }
-            size += batch.bytes.len();
+            size += batch.len;
             end += 1;
         }
-        Ok((&self.batches[start..end], size))
+        Ok(start..end)
     }
 
-    /// The batches [`chosen`](Self::chosen) for these limits, as handles on the
-    /// stored bytes (nothing is copied yet; the answer is at most `max_bytes`, or
-    /// one batch, never the whole log).
+    /// The batches [`chosen`](Self::chosen) for these limits: one slice of the
+    /// segment that holds them (sealed first if they are in the open one), never a
+    /// copy; at most `max_bytes`, or one batch, never the whole log.
     pub fn read(
-        &self,
+        &mut self,
         offset: i64,
         max_bytes: usize,
         at_least_one: bool,
     ) -> Result<StoredRead, ErrorCode> {
-        let (chosen, size) = self.chosen(offset, max_bytes, at_least_one)?;
-        Ok(StoredRead {
-            batches: chosen.iter().map(|batch| batch.bytes.clone()).collect(),
-            size,
-        })
+        let chosen = self.chosen(offset, max_bytes, at_least_one)?;
+        let Some(last) = chosen
+            .end
+            .checked_sub(1)
+            .filter(|&last| last >= chosen.start)
+        else {
+            return Ok(StoredRead {
+                bytes: Bytes::new(),
+            });
+        };
+        if self.batches[last].segment == OPEN {
+            self.seal();
+        }
+        let (first, last) = (&self.batches[chosen.start], &self.batches[last]);
+        let bytes = self.sealed[first.segment].slice(first.start..last.start + last.len);
+        Ok(StoredRead { bytes })
     }
 
     /// ListOffsets' lookup: `-2` earliest, `-1` latest, `-3` the record with the
@@ -410,8 +464,13 @@ impl PartitionLog {
         timestamp: i64,
         exact: bool,
     ) -> Result<Option<FoundOffset>, ErrorCode> {
-        let (parsed, _) =
-            RecordBatch::parse(batch.bytes.clone()).map_err(|_| ErrorCode::CorruptMessage)?;
+        let bytes = match self.sealed_bytes(batch) {
+            Some(bytes) => bytes,
+            // In the open segment: read from a copy of the one batch (a timestamp
+            // lookup, not a fetch).
+            None => Bytes::copy_from_slice(&self.open[batch.start..batch.start + batch.len]),
+        };
+        let (parsed, _) = RecordBatch::parse(bytes).map_err(|_| ErrorCode::CorruptMessage)?;
         let records = parsed.records().map_err(|_| ErrorCode::CorruptMessage)?;
         for record in records {
             let record = record.map_err(|_| ErrorCode::CorruptMessage)?;
@@ -443,6 +502,15 @@ mod tests {
                 .append(timestamp + i as i64, Some(b"k"), Some(b"v"), &[])
                 .expect("append");
         }
+        builder.build().expect("build")
+    }
+
+    /// One record whose value is `size` bytes.
+    fn batch_of_value(size: usize) -> Bytes {
+        let mut builder = RecordBatchBuilder::new(0);
+        builder
+            .append(0, None, Some(&vec![b'v'; size]), &[])
+            .expect("append");
         builder.build().expect("build")
     }
 
@@ -490,22 +558,71 @@ mod tests {
         );
     }
 
-    /// A fetch of one batch hands out the stored bytes, not a copy; several
-    /// batches are copied once, into one buffer of their size.
+    /// A read hands out the stored bytes, never a copy: one batch or several, a
+    /// slice of the segment holding them.
     #[test]
-    fn a_single_batch_is_read_without_a_copy() {
+    fn reads_are_slices_of_the_log_never_copies() {
         let mut log = PartitionLog::default();
         log.append(&batch(3, 100)).expect("append");
         log.append(&batch(3, 200)).expect("append");
-        let first = log.read(0, 1, true).expect("read");
-        assert_eq!(first.copy_len(), 0);
-        let first = first.into_bytes();
-        let again = log.read(0, 1, true).expect("read").into_bytes();
-        assert_eq!(first.as_ptr(), again.as_ptr());
-        let both = log.read(0, 1 << 20, true).expect("read");
-        assert_eq!(both.copy_len(), both.len());
-        assert_eq!(both.into_bytes().len(), 2 * first.len());
+        let first = log.read(0, 1, true).expect("read").into_bytes();
+        let both = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        assert_eq!(both.len(), 2 * first.len());
+        assert_eq!(first.as_ptr(), both.as_ptr(), "one segment, not copies");
+        assert_eq!(&both[..first.len()], &first[..]);
+        let again = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        assert_eq!(again.as_ptr(), both.as_ptr());
+        assert_eq!(Batches::new(both).count(), 2);
         assert_eq!(log.read(0, 1, false).expect("read").len(), 0);
+    }
+
+    /// What is appended after a read goes on in the same allocation but a segment
+    /// of its own: a read stops at the end of the first segment it touches, and
+    /// the next read (from where the consumer got to) gets the rest.
+    #[test]
+    fn a_read_stops_at_the_end_of_a_segment() {
+        let mut log = PartitionLog::default();
+        log.append(&batch(3, 100)).expect("append");
+        let first = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        log.append(&batch(3, 200)).expect("append");
+        log.append(&batch(3, 300)).expect("append");
+        let from_start = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        assert_eq!(from_start, first, "the first segment only");
+        let rest = log.read(3, 1 << 20, true).expect("read").into_bytes();
+        assert_eq!(rest.len(), 2 * first.len());
+        assert_eq!(Batches::new(rest.clone()).count(), 2);
+        // Appended in the room the first segment's allocation had left.
+        assert_eq!(rest.as_ptr(), first.as_ptr().wrapping_add(first.len()));
+        // Offsets as assigned, batch after batch.
+        let offsets: Vec<i64> = Batches::new(rest)
+            .map(|batch| batch.expect("a batch").base_offset())
+            .collect();
+        assert_eq!(offsets, [3, 6]);
+    }
+
+    /// A batch larger than the room left starts a segment of its own size.
+    #[test]
+    fn a_batch_larger_than_a_segment_is_stored_whole() {
+        let mut log = PartitionLog::default();
+        let big = batch_of_value(SEGMENT_BYTES + 10);
+        log.append(&batch(1, 1)).expect("append");
+        log.append(&big).expect("append");
+        log.append(&batch(1, 2)).expect("append");
+        assert_eq!(
+            log.read(0, usize::MAX, true).expect("read").len(),
+            batch(1, 1).len()
+        );
+        let read = log.read(1, 1, true).expect("read").into_bytes();
+        assert_eq!(read.len(), big.len());
+        assert_eq!(
+            &read[16..],
+            &big[16..],
+            "the producer's bytes past the offset fields"
+        );
+        assert_eq!(
+            log.read(2, usize::MAX, true).expect("read").len(),
+            batch(1, 2).len()
+        );
     }
 
     #[test]

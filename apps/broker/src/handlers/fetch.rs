@@ -20,18 +20,12 @@ use kwire_messages::{api::FetchRequest, api::FetchResponse};
 
 use crate::config::Limits;
 use crate::handlers::topic_name;
-use crate::held::Held;
 use crate::log::{StoredRead, Topics};
 use crate::Broker;
 
-/// The answer; the budget its copies of stored batches took goes into `held`,
-/// which the connection keeps until the answer is written.
-pub async fn answer(
-    broker: &Broker,
-    request: FetchRequest,
-    version: i16,
-    held: &mut Held,
-) -> FetchResponse {
+/// The answer, its records slices of the partitions' logs (the connection takes
+/// the budget for the frame that carries them).
+pub async fn answer(broker: &Broker, request: FetchRequest, version: i16) -> FetchResponse {
     let limits = &broker.config.limits;
     let deadline = Instant::now() + longest_wait(request.max_wait_ms, limits);
     if request.session_id != 0 {
@@ -44,13 +38,11 @@ pub async fn answer(
     loop {
         // Subscribe before reading, so that an append in between still wakes us.
         let mut appended = broker.appended.subscribe();
-        let read = read(&broker.topics(), &plan, budget, version);
+        let read = read(&mut broker.topics(), &plan, budget, version);
         let now = Instant::now();
         if read.failed || read.bytes >= request.min_bytes.max(0) as usize || now >= deadline {
-            // The copies are paid for before they are made: a client that does not
-            // read its answers must not make the broker hold them beyond
-            // `--queued-max-response-bytes`.
-            held.take(&broker.responses, read.copied).await;
+            // The records are slices of the log, not copies: the answer's frame,
+            // which holds them until written, is what takes budget.
             return read.into_response();
         }
         // Either new data or the deadline; both mean: read again.
@@ -115,16 +107,12 @@ struct Read {
     records: Vec<Option<StoredRead>>,
     /// The record bytes the answer carries.
     bytes: usize,
-    /// The record bytes [`into_response`](Self::into_response) copies
-    /// (partitions answered with several batches; one batch goes as stored).
-    copied: usize,
     /// Whether a partition failed, which answers at once, as Kafka does.
     failed: bool,
 }
 
 impl Read {
-    /// The answer with its records in (copying where a partition has several
-    /// batches).
+    /// The answer with its records in, each a slice of its partition's log.
     fn into_response(self) -> FetchResponse {
         let mut response = self.response;
         let partitions = response
@@ -140,13 +128,12 @@ impl Read {
 
 /// One pass over the partitions to serve.
 fn read(
-    topics: &Topics,
+    topics: &mut Topics,
     plan: &[(&FetchTopic, Vec<&FetchPartition>)],
     mut budget: usize,
     version: i16,
 ) -> Read {
     let mut total = 0;
-    let mut copied = 0;
     let mut failed = false;
     let mut records = Vec::new();
     let responses = plan
@@ -161,7 +148,7 @@ fn read(
                     let log = match &name {
                         Err(code) => Err(*code),
                         Ok(name) => topics
-                            .partition(name, p.partition)
+                            .partition_mut(name, p.partition)
                             .ok_or(ErrorCode::UnknownTopicOrPartition.code()),
                     };
                     let log = match log {
@@ -184,7 +171,6 @@ fn read(
                     match log.read(p.fetch_offset, limit, total == 0) {
                         Ok(read) => {
                             total += read.len();
-                            copied += read.copy_len();
                             budget = budget.saturating_sub(read.len());
                             records.push(Some(read));
                         }
@@ -212,7 +198,6 @@ fn read(
         response,
         records,
         bytes: total,
-        copied,
         failed,
     }
 }
