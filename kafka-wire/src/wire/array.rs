@@ -169,13 +169,8 @@ macro_rules! array_wire {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                let start = reader.position();
-                let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
-                    return Ok(None);
-                };
                 let mut elements: Self = Default::default();
-                read_into(&mut elements, count, start, reader, cx)?;
-                Ok(Some(elements))
+                Ok(read_nullable_into(&mut elements, reader, cx)?.then_some(elements))
             }
         }
     };
@@ -195,13 +190,14 @@ const fn in_line<T: Wire>() -> bool {
     T::TYPE.fixed_size().is_some()
 }
 
-// The out-of-line path: its loops are generic, everything around them is not (the
-// count's size, its writing and reading, the count rule and the reservation), so
-// that each element type adds little more than its loops to a build. Those
-// helpers are calls of their own where nothing is inlined anyway (unoptimised
-// builds, where the calls cost nothing that matters and copies of them would cost
-// compile time), and inlined where the optimiser runs (a call per array measured
-// 2 % more instructions for MetadataResponse v12 encode).
+// The out-of-line path: one function per element type, the same code as the
+// in-line one. Around the loops, the code is not generic (the count's size, its
+// writing and reading, the count rule and the reservation), so that each element
+// type adds little more than its loops to a build. Those helpers are calls of
+// their own where nothing is inlined anyway (unoptimised builds, where the calls
+// cost nothing that matters and copies of them would cost compile time), and
+// inlined where the optimiser runs (a call per array measured 2 % more
+// instructions for MetadataResponse v12 encode).
 
 #[inline(never)]
 fn size_out_of_line<T: Wire>(
@@ -209,17 +205,7 @@ fn size_out_of_line<T: Wire>(
     cx: Cx,
     sizes: &mut Sizes,
 ) -> Result<usize, EncodeError> {
-    let mut size = count_size(elements.len(), cx)?;
-    let cx = cx.with_nullable(false);
-    let mut index = 0;
-    while index < elements.len() {
-        match elements[index].size(cx, sizes) {
-            Ok(element_size) => size += element_size,
-            Err(e) => return Err(e.at_index(index)),
-        }
-        index += 1;
-    }
-    Ok(size)
+    size(elements, cx, sizes)
 }
 
 #[inline(never)]
@@ -229,16 +215,7 @@ fn write_out_of_line<T: Wire>(
     cx: Cx,
     sizes: &mut Sizes,
 ) -> Result<(), EncodeError> {
-    put_count(buf, elements.len(), cx)?;
-    let cx = cx.with_nullable(false);
-    let mut index = 0;
-    while index < elements.len() {
-        if let Err(e) = elements[index].write(buf, cx, sizes) {
-            return Err(e.at_index(index));
-        }
-        index += 1;
-    }
-    Ok(())
+    write(elements, buf, cx, sizes)
 }
 
 #[inline(never)]
@@ -247,19 +224,12 @@ fn read_in_place_out_of_line<E: Elements>(
     reader: &mut Reader<'_>,
     cx: Cx,
 ) -> Result<(), DecodeError> {
-    let min_size = type_min_size(&E::Item::TYPE, cx);
-    let element_size = std::mem::size_of::<E::Item>();
-    let (count, reserved) = match begin_read(reader, cx, min_size, element_size, E::in_place())? {
-        Some(planned) => planned,
-        None => return Err(length::unexpected_null(reader, cx)),
-    };
-    *elements = E::with_capacity(reserved);
-    read_elements(elements, count, reserved, min_size, reader, cx)
+    read_in_place(elements, reader, cx)
 }
 
 /// The size of an array's count. Not generic.
 #[cfg_attr(debug_assertions, inline(never))]
-#[cfg_attr(not(debug_assertions), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn count_size(len: usize, cx: Cx) -> Result<usize, EncodeError> {
     length::check(len, cx, Classic::Int32)?;
     Ok(length::size(Some(len), cx, Classic::Int32))
@@ -267,7 +237,7 @@ fn count_size(len: usize, cx: Cx) -> Result<usize, EncodeError> {
 
 /// Writes an array's count. Not generic.
 #[cfg_attr(debug_assertions, inline(never))]
-#[cfg_attr(not(debug_assertions), inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn put_count(buf: &mut Writer, len: usize, cx: Cx) -> Result<(), EncodeError> {
     length::put(buf, Some(len), cx, Classic::Int32)
 }
@@ -306,17 +276,38 @@ fn read_in_place<E: Elements>(
     reader: &mut Reader<'_>,
     cx: Cx,
 ) -> Result<(), DecodeError> {
-    let start = reader.position();
-    match length::read_value_len(reader, cx, Classic::Int32)? {
-        Some(count) => read_into(elements, count, start, reader, cx),
-        None => Err(length::unexpected_null(reader, cx)),
+    if read_nullable_into(elements, reader, cx)? {
+        Ok(())
+    } else {
+        Err(length::unexpected_null(reader, cx))
     }
+}
+
+/// Reads an array into `elements`, which it replaces, under [`check_count`]'s
+/// rule: the count is checked, then at most the larger of the input left and
+/// [`RESERVE_FLOOR_BYTES`] is reserved (a count the container holds in place
+/// costs no memory, whatever it claims). `false`, and `elements` untouched, for
+/// null.
+#[inline(always)]
+fn read_nullable_into<E: Elements>(
+    elements: &mut E,
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<bool, DecodeError> {
+    let min_size = element_min_size::<E::Item>(cx);
+    let element_size = std::mem::size_of::<E::Item>();
+    let Some((count, reserved)) = begin_read(reader, cx, min_size, element_size, E::in_place())?
+    else {
+        return Ok(false);
+    };
+    *elements = E::with_capacity(reserved);
+    read_elements(elements, count, reserved, min_size, reader, cx)?;
+    Ok(true)
 }
 
 #[inline(always)]
 fn size<T: Wire>(elements: &[T], cx: Cx, sizes: &mut Sizes) -> Result<usize, EncodeError> {
-    length::check(elements.len(), cx, Classic::Int32)?;
-    let mut size = length::size(Some(elements.len()), cx, Classic::Int32);
+    let mut size = count_size(elements.len(), cx)?;
     let cx = cx.with_nullable(false);
     // Loops over arrays are plain `while` loops: an iterator is a handful of generic
     // functions for every element type, which an unoptimised build compiles each.
@@ -341,7 +332,7 @@ fn write<T: Wire>(
     cx: Cx,
     sizes: &mut Sizes,
 ) -> Result<(), EncodeError> {
-    length::put(buf, Some(elements.len()), cx, Classic::Int32)?;
+    put_count(buf, elements.len(), cx)?;
     let cx = cx.with_nullable(false);
     let mut index = 0;
     while index < elements.len() {
@@ -419,32 +410,6 @@ pub(crate) fn read_schema_count(
     };
     check_count(count, start, reader.remaining(), type_min_size(element, cx))?;
     Ok(Some(count))
-}
-
-/// Reads the `count` elements of an array whose count started at byte `start` into
-/// `elements`, replacing what it held, under [`check_count`]'s rule: the count is
-/// checked, then at most the larger of the input left and [`RESERVE_FLOOR_BYTES`]
-/// is reserved (a count the container holds in place costs no memory, whatever it
-/// claims).
-#[inline]
-fn read_into<E: Elements>(
-    elements: &mut E,
-    count: usize,
-    start: usize,
-    reader: &mut Reader<'_>,
-    cx: Cx,
-) -> Result<(), DecodeError> {
-    let min_size = element_min_size::<E::Item>(cx);
-    let reserved = reservation(
-        count,
-        start,
-        reader.remaining(),
-        min_size,
-        E::in_place(),
-        std::mem::size_of::<E::Item>(),
-    )?;
-    *elements = E::with_capacity(reserved);
-    read_elements(elements, count, reserved, min_size, reader, cx)
 }
 
 /// How many elements to reserve before decoding `count` of them, each at least
