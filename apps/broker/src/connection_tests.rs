@@ -2,23 +2,13 @@
 //! the socket, never copied into the response frame.
 
 use bytes::Buf;
-use kwire::records::RecordBatchBuilder;
 use kwire_messages::api::fetch::{FetchPartition, FetchRequest, FetchTopic};
 use kwire_messages::RequestHeader;
 
 use super::*;
 use crate::config::Limits;
-use crate::handlers::testing;
+use crate::handlers::testing::{self, batch_of_value as batch};
 use crate::listeners::Protocol;
-
-/// One batch of one record whose value is `size` bytes.
-fn batch(size: usize) -> Bytes {
-    let mut builder = RecordBatchBuilder::new(0);
-    builder
-        .append(0, None, Some(&vec![b'v'; size]), &[])
-        .expect("append");
-    builder.build().expect("build")
-}
 
 /// A FetchRequest v12 frame for partition 0 of `t` from offset 0.
 fn fetch_frame() -> Bytes {

@@ -493,6 +493,7 @@ impl PartitionLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::handlers::testing::batch_of_value;
     use kwire::records::RecordBatchBuilder;
 
     fn batch(records: usize, timestamp: i64) -> Bytes {
@@ -502,15 +503,6 @@ mod tests {
                 .append(timestamp + i as i64, Some(b"k"), Some(b"v"), &[])
                 .expect("append");
         }
-        builder.build().expect("build")
-    }
-
-    /// One record whose value is `size` bytes.
-    fn batch_of_value(size: usize) -> Bytes {
-        let mut builder = RecordBatchBuilder::new(0);
-        builder
-            .append(0, None, Some(&vec![b'v'; size]), &[])
-            .expect("append");
         builder.build().expect("build")
     }
 

@@ -1,20 +1,10 @@
 //! Fetch's limits, each against the request that broke them.
 
-use bytes::Bytes;
-use kwire::records::RecordBatchBuilder;
 use kwire_messages::api::fetch::{FetchPartition, FetchTopic};
 
 use super::*;
-use crate::handlers::testing;
+use crate::handlers::testing::{self, batch_of_value as batch};
 use crate::Broker;
-
-/// One batch of one record whose value is `size` bytes.
-fn batch(size: usize) -> Bytes {
-    let value = vec![b'v'; size];
-    let mut builder = RecordBatchBuilder::new(0);
-    builder.append(0, None, Some(&value), &[]).expect("append");
-    builder.build().expect("build")
-}
 
 /// A broker whose topic `t` has `partitions` partitions, each holding
 /// `batches` batches of `size` value bytes.

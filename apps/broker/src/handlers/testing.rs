@@ -3,6 +3,8 @@
 use std::sync::atomic::AtomicI64;
 use std::sync::Mutex;
 
+use bytes::Bytes;
+use kwire::records::RecordBatchBuilder;
 use tokio::sync::watch;
 
 use crate::config::{Config, Limits, Options};
@@ -24,4 +26,13 @@ pub fn broker(limits: Limits) -> Broker {
         responses: kwire_net::server::MemoryBudget::new(512 << 20),
         security: None,
     }
+}
+
+/// One batch of one record whose value is `size` bytes.
+pub fn batch_of_value(size: usize) -> Bytes {
+    let mut builder = RecordBatchBuilder::new(0);
+    builder
+        .append(0, None, Some(&vec![b'v'; size]), &[])
+        .expect("append");
+    builder.build().expect("build")
 }
