@@ -254,15 +254,9 @@ async fn respond(
     let header = ResponseHeader::default().with_correlation_id(request.correlation_id());
     let size = encoded_size(&response, version).map_err(Closed::Encode)?;
     held.take(&broker.responses, size).await;
-    // Vectored: each partition's records are a chunk of the frame, the log's own
-    // bytes (or the one copy of several batches a Fetch made), not copied again.
-    let frame =
-        frame::encode_any_response_vectored(&header, &response, version).map_err(Closed::Encode)?;
-    // What the answer's building held (a Fetch's copies of several stored batches)
-    // is referenced by the frame now: only the frame's permit stays held.
-    drop(response);
-    held.keep_last();
-    Ok(frame)
+    // Vectored: each partition's records are a chunk of the frame, slices of the
+    // log, not copied; the permit covers them as long as the frame holds them.
+    frame::encode_any_response_vectored(&header, &response, version).map_err(Closed::Encode)
 }
 
 /// The one debug line per request.

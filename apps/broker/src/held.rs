@@ -7,36 +7,28 @@
 
 use kwire_net::server::{BudgetPermit, MemoryBudget};
 
-/// Permits taken for one answer; dropping it gives them back.
+/// The permit an answer's frame holds until it is written; dropping it gives the
+/// bytes back.
 #[derive(Debug, Default)]
 pub struct Held {
-    permits: Vec<BudgetPermit>,
+    permit: Option<BudgetPermit>,
 }
 
 impl Held {
-    /// Takes `bytes` of `budget` (waiting while it is spent) and holds them.
+    /// Takes `bytes` of `budget` (waiting while it is spent) and holds them, in
+    /// place of anything held before.
     ///
     /// More than the whole budget could never be granted; the start-up check keeps
     /// every answer's limit inside it, so taking all of it is only a safety net.
     pub async fn take(&mut self, budget: &MemoryBudget, bytes: usize) {
         let bytes = bytes.min(budget.bytes());
-        if let Ok(permit) = budget.acquire(bytes).await {
-            self.permits.push(permit);
-        }
-    }
-
-    /// Gives back everything but the permit taken last (the frame's, once what
-    /// was held to build it has been freed).
-    pub fn keep_last(&mut self) {
-        let last = self.permits.pop();
-        self.permits.clear();
-        self.permits.extend(last);
+        self.permit = budget.acquire(bytes).await.ok();
     }
 
     /// The bytes held.
     #[cfg(test)]
     pub fn bytes(&self) -> usize {
-        self.permits.iter().map(BudgetPermit::bytes).sum()
+        self.permit.as_ref().map_or(0, BudgetPermit::bytes)
     }
 }
 
@@ -45,15 +37,16 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn keep_last_gives_back_what_the_building_held() {
+    async fn the_frame_is_held_until_dropped_and_never_more_than_the_budget() {
         let budget = MemoryBudget::new(1000);
         let mut held = Held::default();
-        held.take(&budget, 300).await; // a Fetch's copies
         held.take(&budget, 100).await; // the frame
-        assert_eq!(budget.available(), 600);
-        held.keep_last();
         assert_eq!((held.bytes(), budget.available()), (100, 900));
         drop(held);
         assert_eq!(budget.available(), 1000);
+
+        let mut held = Held::default();
+        held.take(&budget, 5000).await;
+        assert_eq!((held.bytes(), budget.available()), (1000, 0));
     }
 }

@@ -42,8 +42,9 @@
 //! `--connections-max-idle-ms` (600000; -1 never) and `--small-request-max-bytes`
 //! (64 KiB: requests this small come from a reserve of max connections × this, so
 //! they are served while large ones hold the budget), `--queued-max-response-bytes`
-//! (512 MiB: answers built and not yet written, Fetch's copies of stored batches
-//! included; taken before they are built, so clients that never read wait).
+//! (512 MiB: answers built and not yet written, the stored batches a Fetch's
+//! frame holds included; taken before they are built, so clients that never read
+//! wait).
 //!
 //! Authentication: `--sasl-user NAME:PASSWORD` (repeatable) makes `--listen`'s
 //! listener SASL_PLAINTEXT, each user stored as salted SCRAM credentials.
