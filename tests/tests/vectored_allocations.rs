@@ -9,6 +9,7 @@ mod counting_allocator;
 
 use bytes::{Buf, Bytes};
 use counting_allocator::allocated_during;
+use kwire::wire::ChunkedBytes;
 use kwire::{KafkaString, Records, Uuid};
 use kwire_messages::api::fetch::{FetchResponse, FetchableTopicResponse, PartitionData};
 use kwire_messages::api::produce::{PartitionProduceData, ProduceRequest, TopicProduceData};
@@ -53,8 +54,19 @@ impl std::io::Write for Socket {
     }
 }
 
+/// Writes `frame` to a [`Socket`] and returns it, requiring that the write
+/// allocated nothing.
+fn written(mut frame: ChunkedBytes) -> Socket {
+    let mut socket = Socket::default();
+    let ((), allocated) =
+        allocated_during(|| write_all_buf(&mut socket, &mut frame).expect("written"));
+    assert_eq!(allocated.bytes, 0, "writing the frame allocated");
+    assert!(!frame.has_remaining());
+    socket
+}
+
 /// Every payload is a chunk of `frame`, by address.
-fn attached(frame: &kwire::wire::ChunkedBytes, payloads: &[Bytes]) -> bool {
+fn attached(frame: &ChunkedBytes, payloads: &[Bytes]) -> bool {
     payloads.iter().all(|payload| {
         frame
             .chunks()
@@ -89,13 +101,7 @@ fn a_client_frames_and_writes_a_produce_without_copying_its_records() {
     assert!(attached(&sent.frame, &payloads), "a batch was copied");
     assert!(sent.frame.len() > PARTITIONS * PAYLOAD);
 
-    let mut frame = sent.frame;
-    let mut socket = Socket::default();
-    let ((), allocated) =
-        allocated_during(|| write_all_buf(&mut socket, &mut frame).expect("written"));
-    assert_eq!(allocated.bytes, 0, "writing the frame allocated");
-    assert_eq!(socket.writes, 1, "one gather write");
-    assert!(!frame.has_remaining());
+    assert_eq!(written(sent.frame).writes, 1, "one gather write");
 }
 
 #[test]
@@ -134,10 +140,5 @@ fn a_broker_frames_and_writes_a_fetch_answer_without_copying_its_records() {
     assert!(copied.bytes >= PARTITIONS * PAYLOAD, "{copied:?}");
     assert!(frame == contiguous[..]);
 
-    let mut frame = frame;
-    let mut socket = Socket::default();
-    let ((), allocated) =
-        allocated_during(|| write_all_buf(&mut socket, &mut frame).expect("written"));
-    assert_eq!(allocated.bytes, 0, "writing the frame allocated");
-    assert_eq!(socket.taken, contiguous.len());
+    assert_eq!(written(frame).taken, contiguous.len());
 }
