@@ -169,11 +169,10 @@ pub(crate) fn write_zero_copy(
     w: &mut Writer,
     cx: Cx,
 ) -> Result<(), EncodeError> {
-    length::put(w, bytes.map(Bytes::len), cx, Classic::Int32)?;
-    if let Some(bytes) = bytes {
-        w.put_zero_copy(bytes);
+    match bytes {
+        Some(bytes) => put_bytes(bytes, w, cx, true),
+        None => length::put(w, None, cx, Classic::Int32),
     }
-    Ok(())
 }
 
 #[cfg(test)]

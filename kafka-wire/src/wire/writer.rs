@@ -170,19 +170,26 @@ impl Writer {
         }
     }
 
-    // Inline: reached from one place, `put_bytes`, itself out of line.
+    // Inline: reached from one place, `put_bytes`, itself out of line (as a call
+    // of its own it was a third of a vectored ProduceRequest encode's time).
     #[inline]
     fn attach(&mut self, bytes: &Bytes) {
-        let at = self.buf.len();
-        if at > self.cut {
-            self.pieces.push(Piece::Own {
-                start: self.cut,
-                end: at,
-            });
-            self.cut = at;
-        }
+        self.end_range();
         self.attached += bytes.len();
         self.pieces.push(Piece::Value(bytes.clone()));
+    }
+
+    /// Ends the range of the buffer written since the last attachment, if any.
+    #[inline]
+    fn end_range(&mut self) {
+        let end = self.buf.len();
+        if end > self.cut {
+            self.pieces.push(Piece::Own {
+                start: self.cut,
+                end,
+            });
+            self.cut = end;
+        }
     }
 
     /// The contiguous bytes written (every value copied in). In a vectored writer
@@ -203,13 +210,7 @@ impl Writer {
     /// copied or split) with the values attached between them.
     pub fn into_chunks(mut self) -> ChunkedBytes {
         let len = self.len();
-        let end = self.buf.len();
-        if end > self.cut {
-            self.pieces.push(Piece::Own {
-                start: self.cut,
-                end,
-            });
-        }
+        self.end_range();
         ChunkedBytes::from_pieces(self.buf.freeze(), self.pieces, len)
     }
 }
