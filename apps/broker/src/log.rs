@@ -411,15 +411,12 @@ impl PartitionLog {
         at_least_one: bool,
     ) -> Result<StoredRead, ErrorCode> {
         let chosen = self.chosen(offset, max_bytes, at_least_one)?;
-        let Some(last) = chosen
-            .end
-            .checked_sub(1)
-            .filter(|&last| last >= chosen.start)
-        else {
+        if chosen.is_empty() {
             return Ok(StoredRead {
                 bytes: Bytes::new(),
             });
-        };
+        }
+        let last = chosen.end - 1;
         if self.batches[last].segment == OPEN {
             self.seal();
         }
