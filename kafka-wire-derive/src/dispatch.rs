@@ -124,10 +124,10 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
                 #[allow(unreachable_patterns)]
                 fn try_from(
                     message: #ident,
-                ) -> ::core::result::Result<Self, #p::WrongMessage<#ident>> {
+                ) -> #p::Result<Self, #p::WrongMessage<#ident>> {
                     match message {
-                        #ident::#name(message) => ::core::result::Result::Ok(message),
-                        other => ::core::result::Result::Err(#p::WrongMessage::new(
+                        #ident::#name(message) => #p::Ok(message),
+                        other => #p::Err(#p::WrongMessage::new(
                             &<#ty as #p::Message>::SCHEMA,
                             other,
                         )),
@@ -137,7 +137,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
         }
     });
     let unknown = quote! {
-        ::core::result::Result::Err(#p::DispatchError::UnknownApiKey {
+        #p::Err(#p::DispatchError::UnknownApiKey {
             api_key,
             enum_name: #enum_name,
         })
@@ -145,19 +145,19 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
     let from_json = json_dispatch(&names, &types, &keys, &key_consts);
     let call_site = Span::call_site();
     let fn_kind = quote_spanned!(call_site=> fn __kafka_is_kind<T: #p::#kind_trait>() {});
+    // The expansion is one `const` block (`private_path::scoped`): the checks run as
+    // its statements.
     quote! {
-        const _: () = {
-            #fn_kind
-            #[allow(dead_code)]
-            fn __kafka_kinds() {
-                #(#kind_checks)*
-            }
-            #key_consts
-            match #p::first_repeated_key(&[#(#keys),*]) {
-                #(#repeats)*
-                _ => {}
-            }
-        };
+        #fn_kind
+        #[allow(dead_code)]
+        fn __kafka_kinds() {
+            #(#kind_checks)*
+        }
+        #key_consts
+        match #p::first_repeated_key(&[#(#keys),*]) {
+            #(#repeats)*
+            _ => {}
+        }
 
         #[automatically_derived]
         impl #p::MessageEnum for #ident {
@@ -174,10 +174,10 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
                 api_key: i16,
                 version: i16,
                 reader: &mut #p::Reader<'_>,
-            ) -> ::core::result::Result<Self, #p::DispatchError> {
+            ) -> #p::Result<Self, #p::DispatchError> {
                 #key_consts
                 match api_key {
-                    #(#keys => ::core::result::Result::Ok(Self::#names(
+                    #(#keys => #p::Ok(Self::#names(
                         <#types as #p::Message>::read_from(reader, version)?,
                     )),)*
                     _ => #unknown,
@@ -223,13 +223,13 @@ fn json_dispatch(
             api_key: i16,
             version: i16,
             value: &#p::JsonValue,
-        ) -> ::core::result::Result<Self, #p::JsonError> {
+        ) -> #p::Result<Self, #p::JsonError> {
             #key_consts
             match api_key {
-                #(#keys => ::core::result::Result::Ok(Self::#names(
+                #(#keys => #p::Ok(Self::#names(
                     <#types as #p::Message>::from_json(value, version)?,
                 )),)*
-                _ => ::core::result::Result::Err(#p::JsonError::new(
+                _ => #p::Err(#p::JsonError::new(
                     #p::JsonErrorKind::UnknownApiKey(api_key),
                 )),
             }

@@ -9,7 +9,8 @@
 //! impl when anything failed, so users see only the real errors). Every stage
 //! records all the errors it finds in one accumulator (`errors`), and later stages
 //! still run on what parsed, so one struct's mistakes are reported together.
-//! Generated code names the runtime only through `private_path`.
+//! Generated code names the runtime only through `private_path`, in one block per
+//! expansion.
 #![forbid(unsafe_code)]
 
 mod attr;
@@ -33,14 +34,14 @@ use crate::model::Derive;
 #[proc_macro_derive(Message, attributes(kafka))]
 pub fn derive_message(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
-    derive(&input, Derive::Message).into()
+    private_path::scoped(derive(&input, Derive::Message)).into()
 }
 
 /// Derives `kwire::Struct` for a structure nested in a message.
 #[proc_macro_derive(Struct, attributes(kafka))]
 pub fn derive_struct(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
-    derive(&input, Derive::Struct).into()
+    private_path::scoped(derive(&input, Derive::Struct)).into()
 }
 
 /// Derives `kwire::RequestEnum`: an enum with one variant per request type,
@@ -48,7 +49,7 @@ pub fn derive_struct(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(RequestEnum)]
 pub fn derive_request_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
-    dispatch::derive(&input, dispatch::Side::Request).into()
+    private_path::scoped(dispatch::derive(&input, dispatch::Side::Request)).into()
 }
 
 /// Derives `kwire::ResponseEnum`: an enum with one variant per response type,
@@ -56,7 +57,7 @@ pub fn derive_request_enum(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(ResponseEnum)]
 pub fn derive_response_enum(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as syn::DeriveInput);
-    dispatch::derive(&input, dispatch::Side::Response).into()
+    private_path::scoped(dispatch::derive(&input, dispatch::Side::Response)).into()
 }
 
 fn derive(input: &syn::DeriveInput, which: Derive) -> proc_macro2::TokenStream {
@@ -147,7 +148,7 @@ mod tests {
             derive(&broken, Derive::Message),
             dispatch::derive(&requests, dispatch::Side::Request),
         ];
-        for expansion in expansions {
+        for expansion in expansions.map(private_path::scoped) {
             let file: syn::File = syn::parse2(expansion).expect("the expansion parses");
             let mut impls = Vec::new();
             trait_impls(&file.items, &mut impls);

@@ -3,6 +3,10 @@
 //! modules named after their jobs.
 
 pub use bytes::Bytes;
+// Generated code spells these through this module too: shorter than their full
+// paths, and as immune to a user's own `Result` or `Some`.
+pub use core::option::Option::{self, None, Some};
+pub use core::result::Result::{self, Err, Ok};
 
 pub use crate::attribute_types::{
     BrokerIdEntity, FlexibleOverride, NullableField, ProducerIdEntity, StrDefault, StringEntity,

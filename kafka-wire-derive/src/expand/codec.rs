@@ -48,9 +48,9 @@ fn strict_pass(container: &Container) -> TokenStream {
         quote! {
             // Inline, so that only programs encoding strictly compile it.
             #[inline]
-            fn check_lossless(&self, cx: #p::Cx) -> ::core::result::Result<(), #p::EncodeError> {
+            fn check_lossless(&self, cx: #p::Cx) -> #p::Result<(), #p::EncodeError> {
                 #(#calls)*
-                ::core::result::Result::Ok(())
+                #p::Ok(())
             }
         }
     });
@@ -183,18 +183,18 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         size_body.push(body.guard(quote! {
             at = #index;
             match <#ty as #codec>::size_field(&self.#ident, #vcx, sizes) {
-                ::core::result::Result::Ok(field_size) => size += field_size,
-                ::core::result::Result::Err(error) => break 'fields error,
+                #p::Ok(field_size) => size += field_size,
+                #p::Err(error) => break 'fields error,
             }
         }));
         write_body.push(body.guard(quote! {
-            if let ::core::result::Result::Err(error) = <#ty as #codec>::write_field(&self.#ident, w, #vcx, sizes) {
-                return ::core::result::Result::Err(error);
+            if let #p::Err(error) = <#ty as #codec>::write_field(&self.#ident, w, #vcx, sizes) {
+                return #p::Err(error);
             }
         }));
         read_body.push(body.guard(quote! {
             at = #index;
-            if let ::core::result::Result::Err(error) = <#ty as #p::FieldRules>::read_field(&mut this.#ident, reader, #vcx) {
+            if let #p::Err(error) = <#ty as #p::FieldRules>::read_field(&mut this.#ident, reader, #vcx) {
                 break 'fields error;
             }
         }));
@@ -223,16 +223,16 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             (
                 quote_spanned! {span=>
                     let unknown: &#p::UnknownTaggedFields = &self.#field;
-                    let unknown = ::core::option::Option::Some(unknown);
+                    let unknown = #p::Some(unknown);
                 },
                 quote_spanned! {span=>
                     let unknown: &mut #p::UnknownTaggedFields = &mut this.#field;
-                    let unknown = ::core::option::Option::Some(unknown);
+                    let unknown = #p::Some(unknown);
                 },
             )
         }
         None => {
-            let none = quote!(let unknown = ::core::option::Option::None;);
+            let none = quote!(let unknown = #p::None;);
             (none.clone(), none)
         }
     };
@@ -243,8 +243,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             quote! {
                 #unknown_ref
                 match #p::TaggedSize::of_unknown_only(unknown, cx) {
-                    ::core::result::Result::Ok(section_size) => size += section_size,
-                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                    #p::Ok(section_size) => size += section_size,
+                    #p::Err(error) => return #p::Err(error),
                 }
             },
             quote! {
@@ -266,20 +266,20 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             let is_default = is_default_expr(field, index, quote!(&self.#ident));
             size_tags.push(quote! {
                 at = #index;
-                if let ::core::result::Result::Err(error) = <#ty as #p::FieldRules>::size_tagged(&self.#ident, &mut section, #tag, #when && !#is_default, #vcx, sizes) {
+                if let #p::Err(error) = <#ty as #p::FieldRules>::size_tagged(&self.#ident, &mut section, #tag, #when && !#is_default, #vcx, sizes) {
                     break 'fields error;
                 }
             });
             write_tags.push(quote! {
-                if let ::core::result::Result::Err(error) = <#ty as #p::FieldRules>::write_tagged(&self.#ident, &mut section, w, #tag, #vcx, sizes) {
-                    return ::core::result::Result::Err(error);
+                if let #p::Err(error) = <#ty as #p::FieldRules>::write_tagged(&self.#ident, &mut section, w, #tag, #vcx, sizes) {
+                    return #p::Err(error);
                 }
             });
             read_tags.push(quote! {
                 #tag => if #when {
                     <#ty as #p::FieldRules>::read_tagged(&mut this.#ident, reader, &FIELDS[#index], #vcx)
                 } else {
-                    ::core::result::Result::Err(#p::tag_not_in_version(reader, &FIELDS[#index], v))
+                    #p::Err(#p::tag_not_in_version(reader, &FIELDS[#index], v))
                 },
             });
         }
@@ -289,15 +289,15 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 #(#size_tags)*
                 #unknown_ref
                 match section.finish(unknown, #known_tags, v) {
-                    ::core::result::Result::Ok(section_size) => size += section_size,
-                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                    #p::Ok(section_size) => size += section_size,
+                    #p::Err(error) => return #p::Err(error),
                 }
             },
             quote! {
                 #unknown_ref
                 let mut section = match #p::TaggedWriter::begin(w, #known_tags, unknown, sizes) {
-                    ::core::result::Result::Ok(section) => section,
-                    ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
+                    #p::Ok(section) => section,
+                    #p::Err(error) => return #p::Err(error),
                 };
                 #(#write_tags)*
                 section.finish(w);
@@ -316,7 +316,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             // unreachable_code: a struct whose fields cannot fail never leaves the block.
             #[inline]
             #[allow(unused_variables, unreachable_code, clippy::manual_range_contains)]
-            fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<usize, #p::EncodeError> {
+            fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> #p::Result<usize, #p::EncodeError> {
                 let v: i16 = cx.version;
                 let mut size = 0usize;
                 // The field being sized, named once, on the way out, if one fails.
@@ -324,20 +324,20 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 let error: #p::EncodeError = 'fields: {
                     #(#size_body)*
                     #size_section
-                    return ::core::result::Result::Ok(size);
+                    return #p::Ok(size);
                 };
-                ::core::result::Result::Err(#p::encode_error_in(error, &FIELDS[at]))
+                #p::Err(#p::encode_error_in(error, &FIELDS[at]))
             }
 
             #[inline]
             #[allow(unused_variables, clippy::manual_range_contains)]
-            fn write(&self, w: &mut #p::Writer, cx: #p::Cx, sizes: &mut #p::Sizes) -> ::core::result::Result<(), #p::EncodeError> {
+            fn write(&self, w: &mut #p::Writer, cx: #p::Cx, sizes: &mut #p::Sizes) -> #p::Result<(), #p::EncodeError> {
                 let v: i16 = cx.version;
                 #(#write_body)*
                 if cx.flexible {
                     #write_section
                 }
-                ::core::result::Result::Ok(())
+                #p::Ok(())
             }
 
             // Inline: an array builds each element from this where it will live, and a
@@ -351,15 +351,15 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             // Inline: only top-level messages and nullable structs are read whole, and
             // compiled where they are; every other struct is read in place.
             #[inline]
-            fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<Self, #p::DecodeError> {
+            fn read(reader: &mut #p::Reader<'_>, cx: #p::Cx) -> #p::Result<Self, #p::DecodeError> {
                 let mut this = <Self as ::core::default::Default>::default();
                 <Self as #p::Wire>::read_in_place(&mut this, reader, cx)?;
-                ::core::result::Result::Ok(this)
+                #p::Ok(this)
             }
 
             #[inline]
             #[allow(unused_variables, unreachable_code, clippy::manual_range_contains)]
-            fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<(), #p::DecodeError> {
+            fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> #p::Result<(), #p::DecodeError> {
                 let v: i16 = cx.version;
                 let this = self;
                 // The field being read, named once, on the way out, if one fails.
@@ -369,9 +369,9 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                     if cx.flexible {
                         return #p::read_tagged_section(reader, this, cx);
                     }
-                    return ::core::result::Result::Ok(());
+                    return #p::Ok(());
                 };
-                ::core::result::Result::Err(#p::decode_error_in(error, &FIELDS[at]))
+                #p::Err(#p::decode_error_in(error, &FIELDS[at]))
             }
         }
 
@@ -379,16 +379,16 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         #[automatically_derived]
         impl #p::ReadTagged for #ident {
             #[allow(unused_variables, clippy::manual_range_contains)]
-            fn read_tag(&mut self, tag: u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> ::core::result::Result<bool, #p::DecodeError> {
+            fn read_tag(&mut self, tag: u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> #p::Result<bool, #p::DecodeError> {
                 let v: i16 = cx.version;
                 let this = self;
                 match tag {
                     #(#read_tags)*
-                    _ => ::core::result::Result::Ok(false),
+                    _ => #p::Ok(false),
                 }
             }
 
-            fn unknown_tags(&mut self) -> ::core::option::Option<&mut #p::UnknownTaggedFields> {
+            fn unknown_tags(&mut self) -> #p::Option<&mut #p::UnknownTaggedFields> {
                 let this = self;
                 #unknown_mut
                 unknown
@@ -415,7 +415,7 @@ pub fn nullable_impl(ident: &Ident) -> TokenStream {
             fn write_present_marker(w: &mut #p::Writer) { #p::write_struct_present(w) }
             #[inline]
             fn read_nullable(reader: &mut #p::Reader<'_>, cx: #p::Cx)
-                -> ::core::result::Result<::core::option::Option<Self>, #p::DecodeError> {
+                -> #p::Result<#p::Option<Self>, #p::DecodeError> {
                 #p::read_nullable_struct(reader, cx)
             }
         }

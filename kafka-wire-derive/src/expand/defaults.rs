@@ -27,7 +27,7 @@ fn default_value(field: &Field) -> TokenStream {
     let p = private_path::private();
     match &field.default {
         None => quote!(<#ty as #p::FieldRules>::schema_default_value()),
-        Some(DefaultValue::Null(span)) => quote_spanned!(*span=> ::core::option::Option::None),
+        Some(DefaultValue::Null(span)) => quote_spanned!(*span=> #p::None),
         Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
         Some(DefaultValue::Str(s)) => {
             // Spanned on the literal, path too, so a type without string defaults

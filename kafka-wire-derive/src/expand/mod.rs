@@ -19,7 +19,6 @@ pub use fallback::fallback;
 
 /// The impls of a struct that passed every check, with its type checks.
 pub fn impls(container: &Container, type_checks: TokenStream) -> TokenStream {
-    let ident = &container.ident;
     let fields = schema::fields_const(container);
     let struct_impl = schema::struct_impl(container);
     let helpers = defaults::helpers(container);
@@ -31,21 +30,19 @@ pub fn impls(container: &Container, type_checks: TokenStream) -> TokenStream {
         Some(&schema_doc),
     );
     let wire_impl = codec::wire_impl(container);
-    let nullable_impl = codec::nullable_impl(ident);
+    let nullable_impl = codec::nullable_impl(&container.ident);
     let json_impl = json::json_impl(container);
     let message_impl = schema::message_impl(container);
     quote! {
-        const _: () = {
-            #type_checks
-            #helpers
-            #fields
-            #struct_impl
-            #default_impl
-            #setters
-            #wire_impl
-            #nullable_impl
-            #json_impl
-        };
+        #type_checks
+        #helpers
+        #fields
+        #struct_impl
+        #default_impl
+        #setters
+        #wire_impl
+        #nullable_impl
+        #json_impl
         #message_impl
     }
 }

@@ -10,9 +10,10 @@ use crate::private_path;
 use crate::range::{self, Range};
 
 fn option_str(text: Option<&str>) -> TokenStream {
+    let p = private_path::private();
     match text {
-        Some(t) => quote!(::core::option::Option::Some(#t)),
-        None => quote!(::core::option::Option::None),
+        Some(t) => quote!(#p::Some(#t)),
+        None => quote!(#p::None),
     }
 }
 
@@ -24,8 +25,8 @@ fn field_schema(field: &Field) -> TokenStream {
     let nullable = range::tokens(field.nullable.map_or(Range::NONE, |n| n.range));
     let tagged = range::tokens(field.tagged.range);
     let tag = match field.tag_number() {
-        Some(tag) => quote!(::core::option::Option::Some(#tag)),
-        None => quote!(::core::option::Option::None),
+        Some(tag) => quote!(#p::Some(#tag)),
+        None => quote!(#p::None),
     };
     let ignorable = field.ignorable;
     let default = option_str(
@@ -38,9 +39,9 @@ fn field_schema(field: &Field) -> TokenStream {
     let flexible = match field.flexible {
         Some(f) => {
             let r = range::tokens(f.range);
-            quote!(::core::option::Option::Some(#r))
+            quote!(#p::Some(#r))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     };
     let map_key = field.map_key.is_some();
     let entity_type = option_str(field.entity_type.as_ref().map(LitStr::value).as_deref());
@@ -110,19 +111,19 @@ pub fn message_impl(container: &Container) -> TokenStream {
     let Some(message) = &container.message else {
         return quote!();
     };
+    let p = private_path::private();
     let ident = &container.ident;
     let name = &container.name;
     let about = &container.about;
     let kind = kind_tokens(message.kind);
     let api_key = match message.api_key.and_then(|k| i16::try_from(k.value).ok()) {
-        Some(key) => quote!(::core::option::Option::Some(#key)),
-        None => quote!(::core::option::Option::None),
+        Some(key) => quote!(#p::Some(#key)),
+        None => quote!(#p::None),
     };
     let valid = range::tokens(message.versions.range);
     let flexible = range::tokens(message.flexible.range);
     let listeners = &message.listeners;
     let unstable = message.latest_version_unstable.is_some();
-    let p = private_path::private();
     let api_link = match (message.kind, &message.response) {
         (Kind::Request, Some(response)) => quote! {
             #[automatically_derived]
