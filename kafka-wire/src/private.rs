@@ -27,6 +27,7 @@ pub use crate::schema::{
     FieldSchema, MessageKind, MessageSchema, MinSizes, StructSchema, TypeSchema,
 };
 pub use crate::wire::nullable::{read_nullable_struct, write_struct_null, write_struct_present};
+pub use crate::wire::primitive::FixedWidth;
 pub use crate::wire::tagged::{read_tagged_section, ReadTagged, TaggedSize, TaggedWriter};
 pub use crate::wire::{Cx, Nullable, Sizes, UnknownTaggedFields, Wire, Writer};
 pub use crate::{AnyMessage, DecodeError, EncodeError, Reader, VersionRange};

@@ -3,6 +3,7 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
+use syn::Type;
 
 use super::defaults::{default_fn, is_default_fn};
 use crate::model::{Container, Field};
@@ -154,6 +155,108 @@ fn is_default_expr(field: &Field, index: usize, value: TokenStream) -> TokenStre
     }
 }
 
+/// True when a field is one of Kafka's fixed-width scalars spelled as the plain
+/// Rust type (`i32`, `bool`, ...), never null, zero-copy or given its own flexible
+/// versions: such fields, one after another, are written as runs. The spelling is
+/// only a guess: the run takes each width from `FixedWidth`, implemented for
+/// exactly those types, so a guess that is wrong fails to compile or, for a type
+/// that merely shadows a scalar's name, still writes that type's own bytes.
+fn is_fixed_width(field: &Field) -> bool {
+    if field.nullable.is_some() || field.zero_copy.is_some() || field.flexible.is_some() {
+        return false;
+    }
+    let Type::Path(path) = &field.ty else {
+        return false;
+    };
+    if path.qself.is_some() || path.path.leading_colon.is_some() {
+        return false;
+    }
+    path.path.get_ident().is_some_and(|ident| {
+        matches!(
+            ident.to_string().as_str(),
+            "bool" | "i8" | "i16" | "u16" | "i32" | "u32" | "i64" | "f64"
+        )
+    })
+}
+
+/// The write of fixed-width fields `run`: their bytes put together in one array
+/// whose size and offsets the compiler works out from their widths, then one copy
+/// into the buffer. With everything known, the array never exists: the values are
+/// stored straight into the buffer after one bounds check.
+fn write_run(fields: &[Field], run: &[usize]) -> TokenStream {
+    let p = private_path::private();
+    let widths: Vec<TokenStream> = run
+        .iter()
+        .map(|&index| {
+            let ty = &fields[index].ty;
+            quote!(<#ty as #p::FixedWidth>::WIDTH)
+        })
+        .collect();
+    let puts = run.iter().enumerate().map(|(i, &index)| {
+        let (ty, ident) = (&fields[index].ty, &fields[index].ident);
+        let before = &widths[..i];
+        let width = &widths[i];
+        quote! {
+            let start = 0 #(+ #before)*;
+            <#ty as #p::FixedWidth>::put_be(self.#ident, &mut run[start..start + #width]);
+        }
+    });
+    quote! {
+        let mut run = [0u8; 0 #(+ #widths)*];
+        #(#puts)*
+        w.put_slice(&run);
+    }
+}
+
+/// The write of the fixed-width fields gathered so far (emptying the list). The
+/// versions are cut where any of them enters or leaves the body; each stretch of
+/// versions writes the fields it has as one run, so that a partition's four
+/// leading fields are one copy at version 12 and its first three at version 6.
+fn write_fixed(fields: &[Field], group: &mut Vec<usize>, known: Range) -> TokenStream {
+    let gathered = std::mem::take(group);
+    if gathered.is_empty() || known.is_empty() {
+        return quote!();
+    }
+    let ranges: Vec<Range> = gathered
+        .iter()
+        .map(|&index| body_range(&fields[index]).intersect(known))
+        .collect();
+    let (first, last) = (
+        i32::from(range::lowest(known)),
+        i32::from(range::highest(known)),
+    );
+    let mut cuts = vec![first, last + 1];
+    for range in ranges.iter().filter(|r| !r.is_empty()) {
+        cuts.push(i32::from(range::lowest(*range)));
+        cuts.push(i32::from(range::highest(*range)) + 1);
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    // Each stretch with the fields it has; neighbours with the same fields merged.
+    let mut stretches: Vec<(i32, i32, Vec<usize>)> = Vec::new();
+    for pair in cuts.windows(2) {
+        let (from, to) = (pair[0], pair[1] - 1);
+        let present: Vec<usize> = gathered
+            .iter()
+            .zip(&ranges)
+            .filter(|(_, range)| i16::try_from(from).is_ok_and(|v| range.contains(v)))
+            .map(|(&field, _)| field)
+            .collect();
+        match stretches.last_mut() {
+            Some(last) if last.2 == present => last.1 = to,
+            _ => stretches.push((from, to, present)),
+        }
+    }
+    let writes = stretches
+        .into_iter()
+        .filter(|(_, _, present)| !present.is_empty())
+        .map(|(from, to, present)| {
+            let stretch = Range::new(from as i16, to as i16);
+            When::versions(stretch, known).guard(write_run(fields, &present))
+        });
+    quote!(#(#writes)*)
+}
+
 /// The `Wire` impl: for each field, the comparison of the version that puts it in
 /// the body (or the tagged section) and one runtime call. Not `#[inline]`: each
 /// struct's codec is compiled once, in the crate that defines it, not again in
@@ -171,6 +274,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
     let mut size_body = Vec::new();
     let mut write_body = Vec::new();
     let mut read_body = Vec::new();
+    let mut group: Vec<usize> = Vec::new();
     for (index, field) in fields.iter().enumerate() {
         let (ty, ident) = (&field.ty, &field.ident);
         let body = When::versions(body_range(field), known);
@@ -187,11 +291,18 @@ pub fn wire_impl(container: &Container) -> TokenStream {
                 #p::Err(error) => break 'fields error,
             }
         }));
-        write_body.push(body.guard(quote! {
-            if let #p::Err(error) = <#ty as #codec>::write_field(&self.#ident, w, #vcx, sizes) {
-                return #p::Err(error);
-            }
-        }));
+        // Fixed-width fields one after another are gathered, and written together
+        // when the next field is not one of them.
+        if is_fixed_width(field) {
+            group.push(index);
+        } else {
+            write_body.push(write_fixed(fields, &mut group, known));
+            write_body.push(body.guard(quote! {
+                if let #p::Err(error) = <#ty as #codec>::write_field(&self.#ident, w, #vcx, sizes) {
+                    return #p::Err(error);
+                }
+            }));
+        }
         read_body.push(body.guard(quote! {
             at = #index;
             if let #p::Err(error) = <#ty as #p::FieldRules>::read_field(&mut this.#ident, reader, #vcx) {
@@ -212,6 +323,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             });
         }
     }
+
+    write_body.push(write_fixed(fields, &mut group, known));
 
     // `unknown` binds the unknown-tags field, typed where it is taken so a field of
     // another type is reported on its type, once per kind of borrow.

@@ -9,7 +9,7 @@ pub(crate) mod bytes;
 mod chunks;
 pub(crate) mod length;
 pub(crate) mod nullable;
-mod primitive;
+pub(crate) mod primitive;
 pub(crate) mod reader;
 mod sizes;
 pub(crate) mod string;
