@@ -92,7 +92,7 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
         .map(|i| format_ident!("__KAFKA_KEY_{}", i))
         .collect();
     let key_consts = quote! {
-        #(const #keys: i16 = #p::api_key_of(&<#types as #p::Message>::SCHEMA);)*
+        #(const #keys: ::core::primitive::i16 = #p::api_key_of(&<#types as #p::Message>::SCHEMA);)*
     };
     let kind_checks = variants.iter().map(|v| {
         let ty = v.ty;
@@ -171,8 +171,8 @@ fn impls(input: &DeriveInput, side: Side, variants: &[Variant<'_>]) -> TokenStre
             }
 
             fn read_from(
-                api_key: i16,
-                version: i16,
+                api_key: ::core::primitive::i16,
+                version: ::core::primitive::i16,
                 reader: &mut #p::Reader<'_>,
             ) -> #p::Result<Self, #p::DispatchError> {
                 #key_consts
@@ -220,8 +220,8 @@ fn json_dispatch(
     quote! {
         #[inline]
         fn from_json(
-            api_key: i16,
-            version: i16,
+            api_key: ::core::primitive::i16,
+            version: ::core::primitive::i16,
             value: &#p::JsonValue,
         ) -> #p::Result<Self, #p::JsonError> {
             #key_consts

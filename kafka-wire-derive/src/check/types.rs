@@ -52,8 +52,8 @@ fn partial_eq_check(container: &Container) -> TokenStream {
         return quote!();
     }
     quote! {
-        const _: (#(fn(&#tys) -> bool,)*) =
-            (#(<#tys as #p::FieldRules>::is_schema_default_value as fn(&#tys) -> bool,)*);
+        const _: (#(fn(&#tys) -> ::core::primitive::bool,)*) =
+            (#(<#tys as #p::FieldRules>::is_schema_default_value as fn(&#tys) -> ::core::primitive::bool,)*);
     }
 }
 

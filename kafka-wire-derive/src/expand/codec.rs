@@ -429,8 +429,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             // unreachable_code: a struct whose fields cannot fail never leaves the block.
             #[inline]
             #[allow(unused_variables, unreachable_code, clippy::manual_range_contains)]
-            fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> #p::Result<usize, #p::EncodeError> {
-                let v: i16 = cx.version;
+            fn size(&self, cx: #p::Cx, sizes: &mut #p::Sizes) -> #p::Result<::core::primitive::usize, #p::EncodeError> {
+                let v = cx.version;
                 let mut size = 0usize;
                 // The field being sized, named once, on the way out, if one fails.
                 let mut at = 0usize;
@@ -445,7 +445,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             #[inline]
             #[allow(unused_variables, clippy::manual_range_contains)]
             fn write(&self, w: &mut #p::Writer, cx: #p::Cx, sizes: &mut #p::Sizes) -> #p::Result<(), #p::EncodeError> {
-                let v: i16 = cx.version;
+                let v = cx.version;
                 #(#write_body)*
                 if cx.flexible {
                     #write_section
@@ -473,7 +473,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             #[inline]
             #[allow(unused_variables, unreachable_code, clippy::manual_range_contains)]
             fn read_in_place(&mut self, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> #p::Result<(), #p::DecodeError> {
-                let v: i16 = cx.version;
+                let v = cx.version;
                 let this = self;
                 // The field being read, named once, on the way out, if one fails.
                 let mut at = 0usize;
@@ -492,8 +492,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
         #[automatically_derived]
         impl #p::ReadTagged for #ident {
             #[allow(unused_variables, clippy::manual_range_contains)]
-            fn read_tag(&mut self, tag: u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> #p::Result<bool, #p::DecodeError> {
-                let v: i16 = cx.version;
+            fn read_tag(&mut self, tag: ::core::primitive::u32, reader: &mut #p::Reader<'_>, cx: #p::Cx) -> #p::Result<::core::primitive::bool, #p::DecodeError> {
+                let v = cx.version;
                 let this = self;
                 match tag {
                     #(#read_tags)*
@@ -519,11 +519,11 @@ pub fn nullable_impl(ident: &Ident) -> TokenStream {
         #[automatically_derived]
         impl #p::Nullable for #ident {
             #[inline]
-            fn null_size(_cx: #p::Cx) -> usize { 1 }
+            fn null_size(_cx: #p::Cx) -> ::core::primitive::usize { 1 }
             #[inline]
             fn write_null(w: &mut #p::Writer, _cx: #p::Cx) { #p::write_struct_null(w) }
             #[inline]
-            fn present_marker_size() -> usize { 1 }
+            fn present_marker_size() -> ::core::primitive::usize { 1 }
             #[inline]
             fn write_present_marker(w: &mut #p::Writer) { #p::write_struct_present(w) }
             #[inline]

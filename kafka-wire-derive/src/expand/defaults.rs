@@ -27,7 +27,12 @@ fn default_value(field: &Field) -> TokenStream {
     let p = private_path::private();
     match &field.default {
         None => quote!(<#ty as #p::FieldRules>::schema_default_value()),
-        Some(DefaultValue::Null(span)) => quote_spanned!(*span=> #p::None),
+        Some(DefaultValue::Null(span)) => {
+            // The alias spanned on `null` too: a path's error spans all its tokens,
+            // and one from the call site would point the error at the derive.
+            let p = private_path::private_at(*span);
+            quote_spanned!(*span=> #p::None)
+        }
         Some(DefaultValue::Literal { expr, .. }) => quote!(#expr),
         Some(DefaultValue::Str(s)) => {
             // Spanned on the literal, path too, so a type without string defaults
@@ -67,7 +72,7 @@ fn field_helpers(field: &Field, index: usize) -> TokenStream {
         };
         quote! {
             #[inline]
-            fn #is_default(value: &#ty) -> bool {
+            fn #is_default(value: &#ty) -> ::core::primitive::bool {
                 #compare
             }
         }

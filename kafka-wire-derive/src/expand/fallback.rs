@@ -34,8 +34,8 @@ pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> To
         let json_impl = impl_for(quote!(#p::JsonWire));
         quote! {
             #json_impl {
-                fn write_json(&self, _: i16) -> #p::Result<#p::JsonValue, #p::JsonError> { #failed }
-                fn read_json(_: &#p::JsonValue, _: i16) -> #p::Result<Self, #p::JsonError> { #failed }
+                fn write_json(&self, _: ::core::primitive::i16) -> #p::Result<#p::JsonValue, #p::JsonError> { #failed }
+                fn read_json(_: &#p::JsonValue, _: ::core::primitive::i16) -> #p::Result<Self, #p::JsonError> { #failed }
             }
         }
     } else {
@@ -83,13 +83,13 @@ pub fn fallback(input: &DeriveInput, is_message: bool, with_default: bool) -> To
         #default
         #wire_impl {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
-            fn size(&self, _: #p::Cx, _: &mut #p::Sizes) -> #p::Result<usize, #p::EncodeError> { #failed }
+            fn size(&self, _: #p::Cx, _: &mut #p::Sizes) -> #p::Result<::core::primitive::usize, #p::EncodeError> { #failed }
             fn write(&self, _: &mut #p::Writer, _: #p::Cx, _: &mut #p::Sizes) -> #p::Result<(), #p::EncodeError> { #failed }
             fn read(_: &mut #p::Reader<'_>, _: #p::Cx) -> #p::Result<Self, #p::DecodeError> { #failed }
             fn schema_default() -> Self { #failed }
         }
         #nullable_impl {
-            fn null_size(_: #p::Cx) -> usize { #failed }
+            fn null_size(_: #p::Cx) -> ::core::primitive::usize { #failed }
             fn write_null(_: &mut #p::Writer, _: #p::Cx) { #failed }
             fn read_nullable(_: &mut #p::Reader<'_>, _: #p::Cx)
                 -> #p::Result<#p::Option<Self>, #p::DecodeError> { #failed }

@@ -38,14 +38,14 @@ pub fn json_impl(container: &Container) -> TokenStream {
         #[automatically_derived]
         impl #p::JsonWire for #ident {
             #[inline]
-            fn write_json(&self, version: i16) -> #p::Result<#p::JsonValue, #p::JsonError> {
+            fn write_json(&self, version: ::core::primitive::i16) -> #p::Result<#p::JsonValue, #p::JsonError> {
                 let mut object = #p::JsonMap::new();
                 #( <#tys as #p::JsonField>::write_json_field(&self.#idents, &mut object, JSON_NAMES[#index], &FIELDS[#index], version, #is_default)?; )*
                 #p::Ok(#p::JsonValue::Object(object))
             }
 
             #[inline]
-            fn read_json(value: &#p::JsonValue, version: i16) -> #p::Result<Self, #p::JsonError> {
+            fn read_json(value: &#p::JsonValue, version: ::core::primitive::i16) -> #p::Result<Self, #p::JsonError> {
                 let object = #p::json_object(value)?;
                 #p::json_check_keys(object, &JSON_NAMES)?;
                 let mut this = <Self as ::core::default::Default>::default();

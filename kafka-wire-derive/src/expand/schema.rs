@@ -73,7 +73,7 @@ pub fn fields_const(container: &Container) -> TokenStream {
     let p = private_path::private();
     quote! {
         const FIELDS: &[#p::FieldSchema] = &[#(#schemas),*];
-        const MIN_SIZES: [[u16; 2]; #p::MinSizes::rows(FIELDS)] = #p::MinSizes::table(FIELDS);
+        const MIN_SIZES: [[::core::primitive::u16; 2]; #p::MinSizes::rows(FIELDS)] = #p::MinSizes::table(FIELDS);
     }
 }
 
