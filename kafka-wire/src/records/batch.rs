@@ -247,7 +247,8 @@ impl RecordBatch {
         read_array::<4>(&self.bytes, CRC_OFFSET).map_or(0, u32::from_be_bytes)
     }
 
-    /// The attributes: codec, timestamp type, transactional and control bits.
+    /// The attributes: codec, timestamp type, transactional, control and delete
+    /// horizon bits.
     pub fn attributes(&self) -> Attributes {
         Attributes(read_array::<2>(&self.bytes, ATTRIBUTES_OFFSET).map_or(0, i16::from_be_bytes))
     }
@@ -288,6 +289,24 @@ impl RecordBatch {
     /// horizon when [`Attributes::has_delete_horizon`] is set).
     pub fn base_timestamp(&self) -> i64 {
         read_i64(&self.bytes, BASE_TIMESTAMP_OFFSET)
+    }
+
+    /// The delete horizon of a compacted batch holding tombstones (KIP-534): its
+    /// base timestamp, when the delete horizon bit of the attributes is set.
+    ///
+    /// ```
+    /// use kwire::records::{RecordBatch, RecordBatchBuilder};
+    ///
+    /// let mut builder = RecordBatchBuilder::new(0).delete_horizon(1_700_000_086_400);
+    /// builder.append(1_700_000_000_000, Some(b"k"), None, &[])?;
+    /// let (batch, _) = RecordBatch::parse(builder.build()?)?;
+    /// assert_eq!(batch.delete_horizon_ms(), Some(1_700_000_086_400));
+    /// # Ok::<(), kwire::records::RecordsError>(())
+    /// ```
+    pub fn delete_horizon_ms(&self) -> Option<i64> {
+        self.attributes()
+            .has_delete_horizon()
+            .then(|| self.base_timestamp())
     }
 
     /// The largest record timestamp, or the log append time for a `LogAppendTime`
