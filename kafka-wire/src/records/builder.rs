@@ -133,7 +133,8 @@ impl RecordBatchBuilder {
     /// `setMaxTimestamp`): attribute bit 3 set and the max timestamp `time`. The
     /// base timestamp and the records' timestamp deltas stay the producer's (the
     /// first record's timestamp, or the delete horizon): Kafka rewrites neither,
-    /// and readers give every record the append time instead.
+    /// and readers give every record the append time instead. To stamp a batch
+    /// already written, see [`rewrite::set_log_append_time`](super::rewrite::set_log_append_time).
     ///
     /// ```
     /// use kwire::records::{RecordBatch, RecordBatchBuilder, TimestampType};
