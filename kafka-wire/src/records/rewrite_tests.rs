@@ -108,10 +108,12 @@ fn an_unknown_codec_is_refused_and_nothing_written() {
     assert_eq!(bytes, before);
 }
 
+type Rewrite = fn(&mut [u8]) -> Result<(), RecordsError>;
+
 #[test]
 fn anything_but_one_whole_batch_is_refused_untouched() {
     let whole = produced();
-    let all: [fn(&mut [u8]) -> Result<(), RecordsError>; 5] = [
+    let all: [Rewrite; 5] = [
         |b| set_base_offset(b, 9),
         |b| set_last_offset(b, 9),
         |b| set_partition_leader_epoch(b, 9),
