@@ -380,7 +380,10 @@ impl RecordBatchBuilder {
             None => last.offset_delta,
         };
         // Kafka's `MemoryRecordsBuilder`: a delete horizon replaces the first
-        // record's timestamp as the base the deltas are relative to.
+        // record's timestamp as the base the deltas are relative to. LogAppendTime
+        // leaves the base alone (the producer's first timestamp, deltas unchanged):
+        // readers never add the deltas to it but take the max timestamp instead,
+        // which is all Kafka's broker rewrites when it stamps a batch.
         let base_timestamp = delete_horizon
             .or(self.base_timestamp)
             .unwrap_or(first.timestamp);
