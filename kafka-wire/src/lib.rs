@@ -71,6 +71,13 @@
 //!   [`BadLength`](records::RecordsError::BadLength) where Kafka reads null, and a
 //!   batch whose `recordsCount` differs from the records present is
 //!   [`RecordCount`](records::RecordsError::RecordCount).
+//! - **Writing record batches** ([`records::RecordBatchBuilder`]), a record offset
+//!   delta beyond an int32 is
+//!   [`OffsetDeltaOutOfRange`](records::RecordsError::OffsetDeltaOutOfRange) where
+//!   Kafka's builder casts it to an int, writing another offset; a last offset delta
+//!   below the last record's is
+//!   [`LastOffsetDeltaTooSmall`](records::RecordsError::LastOffsetDeltaTooSmall)
+//!   where Kafka's `overrideLastOffset` writes it.
 //!
 //! One refusal is earlier, not stricter: an array whose count of elements could not
 //! fit in the bytes left, even with each element at its smallest encoding at that

@@ -2,7 +2,8 @@
 //!
 //! A partition keeps the record batches exactly as producers wrote them. The broker
 //! only assigns offsets, by rewriting each batch's base offset and partition leader
-//! epoch: neither is covered by the batch CRC, which starts at the attributes.
+//! epoch (`kwire::records::rewrite`): neither is covered by the batch CRC, which
+//! starts at the attributes.
 //!
 //! Batches are stored back to back in segments, like Kafka's log files, so that a
 //! fetch of several batches is one slice of a segment, sent as it is stored (a
@@ -15,16 +16,12 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bytes::{Bytes, BytesMut};
-use kwire::records::{Batches, RecordBatch};
+use kwire::records::{rewrite, Batches, RecordBatch, RecordsError};
 use kwire::Uuid;
 use kwire_messages::ErrorCode;
 
 /// The leader epoch of every partition: one broker, never re-elected.
 pub const LEADER_EPOCH: i32 = 0;
-
-/// Where the base offset and the partition leader epoch sit in a batch header.
-const BASE_OFFSET: std::ops::Range<usize> = 0..8;
-const LEADER_EPOCH_FIELD: std::ops::Range<usize> = 12..16;
 
 /// The most room an open segment is given ahead of its appends; a partition's
 /// first segments are smaller (16 KiB, then twice the last), so that many quiet
@@ -261,7 +258,9 @@ impl PartitionLog {
         }
         let first = self.next_offset;
         for batch in parsed {
-            self.store(batch);
+            // `store` refuses only bytes that are not one whole batch of magic 2,
+            // which parsing ruled out: no request is left half stored.
+            self.store(batch).map_err(|_| ErrorCode::CorruptMessage)?;
         }
         Ok(first)
     }
@@ -309,9 +308,31 @@ impl PartitionLog {
         }
     }
 
-    fn store(&mut self, batch: RecordBatch) {
+    /// Stores `batch` at the next offset, stamped with our leader epoch. Refused,
+    /// storing nothing, only for bytes that are not one whole batch.
+    fn store(&mut self, batch: RecordBatch) -> Result<(), RecordsError> {
         let base_offset = self.next_offset;
         let last_offset = base_offset + i64::from(batch.last_offset_delta());
+        let bytes = batch.as_bytes();
+        let len = bytes.len();
+        if self.open.capacity() - self.open.len() < len {
+            // Sealed, so that the batches in it stay readable; the next segment is
+            // a new allocation.
+            let room = (2 * self.open.capacity()).clamp(FIRST_SEGMENT_BYTES, SEGMENT_BYTES);
+            self.seal();
+            self.open = BytesMut::with_capacity(room.max(len));
+        }
+        let start = self.open.len();
+        // Within the capacity checked above: no reallocation.
+        self.open.extend_from_slice(bytes);
+        let stamped =
+            rewrite::set_base_offset(&mut self.open[start..], base_offset).and_then(|()| {
+                rewrite::set_partition_leader_epoch(&mut self.open[start..], LEADER_EPOCH)
+            });
+        if let Err(err) = stamped {
+            self.open.truncate(start);
+            return Err(err);
+        }
         if batch.producer_id() >= 0 {
             let state = self.producers.entry(batch.producer_id()).or_default();
             if batch.producer_epoch() != state.epoch {
@@ -328,21 +349,6 @@ impl PartitionLog {
                 state.recent.pop_front();
             }
         }
-        let bytes = batch.as_bytes();
-        let len = bytes.len();
-        if self.open.capacity() - self.open.len() < len {
-            // Sealed, so that the batches in it stay readable; the next segment is
-            // a new allocation.
-            let room = (2 * self.open.capacity()).clamp(FIRST_SEGMENT_BYTES, SEGMENT_BYTES);
-            self.seal();
-            self.open = BytesMut::with_capacity(room.max(len));
-        }
-        let start = self.open.len();
-        // Within the capacity checked above: no reallocation.
-        self.open.extend_from_slice(bytes);
-        let stored = &mut self.open[start..];
-        stored[BASE_OFFSET].copy_from_slice(&base_offset.to_be_bytes());
-        stored[LEADER_EPOCH_FIELD].copy_from_slice(&LEADER_EPOCH.to_be_bytes());
         self.stored_bytes += len as u64;
         self.batches.push(StoredBatch {
             last_offset,
@@ -352,6 +358,7 @@ impl PartitionLog {
             len,
         });
         self.next_offset = last_offset + 1;
+        Ok(())
     }
 
     /// Freezes what the open segment holds into a sealed one; its spare room
@@ -538,6 +545,7 @@ mod tests {
         let (second, rest) = RecordBatch::parse(read).expect("parse");
         assert!(rest.is_empty());
         assert_eq!(second.base_offset(), 3);
+        assert_eq!(second.partition_leader_epoch(), LEADER_EPOCH);
         second
             .verify_crc()
             .expect("the CRC does not cover the base offset");
@@ -602,12 +610,10 @@ mod tests {
             batch(1, 1).len()
         );
         let read = log.read(1, 1, true).expect("read").into_bytes();
-        assert_eq!(read.len(), big.len());
-        assert_eq!(
-            &read[16..],
-            &big[16..],
-            "the producer's bytes past the offset fields"
-        );
+        let mut expected = BytesMut::from(&big[..]);
+        rewrite::set_base_offset(&mut expected, 1).expect("one batch");
+        rewrite::set_partition_leader_epoch(&mut expected, LEADER_EPOCH).expect("one batch");
+        assert_eq!(read, expected, "the producer's bytes, our offset and epoch");
         assert_eq!(
             log.read(2, usize::MAX, true).expect("read").len(),
             batch(1, 2).len()

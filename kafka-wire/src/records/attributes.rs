@@ -101,6 +101,25 @@ impl Attributes {
         self.0 & 0x40 != 0
     }
 
+    /// These attributes with the delete horizon bit (bit 6, KIP-534) set or cleared.
+    ///
+    /// ```
+    /// use kwire::records::{Attributes, Compression, TimestampType};
+    ///
+    /// let plain = Attributes::new(Compression::None, TimestampType::CreateTime, false, false);
+    /// let compacted = plain.with_delete_horizon(true);
+    /// assert_eq!(compacted, Attributes(0x40));
+    /// assert!(compacted.has_delete_horizon());
+    /// assert_eq!(compacted.with_delete_horizon(false), plain);
+    /// ```
+    pub const fn with_delete_horizon(self, set: bool) -> Self {
+        if set {
+            Attributes(self.0 | 0x40)
+        } else {
+            Attributes(self.0 & !0x40)
+        }
+    }
+
     /// The attributes of the given parts.
     pub const fn new(
         compression: Compression,

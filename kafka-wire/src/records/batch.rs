@@ -46,14 +46,14 @@ pub const HEADER_SIZE: usize = 61;
 pub const MAGIC: i8 = 2;
 
 const LENGTH_OFFSET: usize = 8;
-const PARTITION_LEADER_EPOCH_OFFSET: usize = 12;
+pub(crate) const PARTITION_LEADER_EPOCH_OFFSET: usize = 12;
 const MAGIC_OFFSET: usize = 16;
-const CRC_OFFSET: usize = 17;
+pub(crate) const CRC_OFFSET: usize = 17;
 /// Where the CRC'd bytes start.
 pub(crate) const ATTRIBUTES_OFFSET: usize = 21;
-const LAST_OFFSET_DELTA_OFFSET: usize = 23;
+pub(crate) const LAST_OFFSET_DELTA_OFFSET: usize = 23;
 const BASE_TIMESTAMP_OFFSET: usize = 27;
-const MAX_TIMESTAMP_OFFSET: usize = 35;
+pub(crate) const MAX_TIMESTAMP_OFFSET: usize = 35;
 const PRODUCER_ID_OFFSET: usize = 43;
 const PRODUCER_EPOCH_OFFSET: usize = 51;
 const BASE_SEQUENCE_OFFSET: usize = 53;
@@ -125,7 +125,7 @@ impl fmt::Debug for RecordBatch {
 }
 
 /// How the start of a `records` field splits.
-enum Split {
+pub(crate) enum Split {
     /// A whole batch of this many bytes.
     Whole(usize),
     /// A batch that does not end within the bytes (or a header cut short).
@@ -138,7 +138,7 @@ enum Split {
 /// Finds the batch at the start of `buf` (not empty), checking what its header
 /// says before reading further: a negative length, a magic other than 2 (as soon as
 /// the magic byte is there) and a length below the header's are errors.
-fn split(buf: &[u8]) -> Result<Split, RecordsError> {
+pub(crate) fn split(buf: &[u8]) -> Result<Split, RecordsError> {
     let base_offset = read_i64(buf, 0);
     let Some(length) = read_array::<4>(buf, LENGTH_OFFSET).map(i32::from_be_bytes) else {
         return Ok(Split::Partial {
@@ -247,7 +247,8 @@ impl RecordBatch {
         read_array::<4>(&self.bytes, CRC_OFFSET).map_or(0, u32::from_be_bytes)
     }
 
-    /// The attributes: codec, timestamp type, transactional and control bits.
+    /// The attributes: codec, timestamp type, transactional, control and delete
+    /// horizon bits.
     pub fn attributes(&self) -> Attributes {
         Attributes(read_array::<2>(&self.bytes, ATTRIBUTES_OFFSET).map_or(0, i16::from_be_bytes))
     }
@@ -288,6 +289,24 @@ impl RecordBatch {
     /// horizon when [`Attributes::has_delete_horizon`] is set).
     pub fn base_timestamp(&self) -> i64 {
         read_i64(&self.bytes, BASE_TIMESTAMP_OFFSET)
+    }
+
+    /// The delete horizon of a compacted batch holding tombstones (KIP-534): its
+    /// base timestamp, when the delete horizon bit of the attributes is set.
+    ///
+    /// ```
+    /// use kwire::records::{RecordBatch, RecordBatchBuilder};
+    ///
+    /// let mut builder = RecordBatchBuilder::new(0).delete_horizon(1_700_000_086_400);
+    /// builder.append(1_700_000_000_000, Some(b"k"), None, &[])?;
+    /// let (batch, _) = RecordBatch::parse(builder.build()?)?;
+    /// assert_eq!(batch.delete_horizon_ms(), Some(1_700_000_086_400));
+    /// # Ok::<(), kwire::records::RecordsError>(())
+    /// ```
+    pub fn delete_horizon_ms(&self) -> Option<i64> {
+        self.attributes()
+            .has_delete_horizon()
+            .then(|| self.base_timestamp())
     }
 
     /// The largest record timestamp, or the log append time for a `LogAppendTime`
@@ -506,7 +525,7 @@ impl Iterator for Batches {
 
 impl FusedIterator for Batches {}
 
-fn read_array<const N: usize>(buf: &[u8], at: usize) -> Option<[u8; N]> {
+pub(crate) fn read_array<const N: usize>(buf: &[u8], at: usize) -> Option<[u8; N]> {
     buf.get(at..at.checked_add(N)?)?.try_into().ok()
 }
 

@@ -1,5 +1,6 @@
 //! Writing record batches (magic 2) byte for byte as Kafka's `MemoryRecordsBuilder`
-//! writes them.
+//! writes them, and the empty batches of Kafka's log cleaner
+//! (`DefaultRecordBatch.writeEmptyHeader`).
 
 use bytes::{BufMut, Bytes};
 
@@ -10,12 +11,20 @@ use crate::wire::varint::{put_varint, put_varlong, varlong_size};
 /// Writes one record batch (magic 2), the bytes Kafka's `MemoryRecordsBuilder` writes
 /// for the same records and settings.
 ///
-/// Records get consecutive offsets from the base offset. The defaults are those of
+/// Records get consecutive offsets from the base offset with [`append`](Self::append),
+/// or the offset deltas given with [`append_at`](Self::append_at): strictly
+/// ascending, with gaps where compaction removed records. The defaults are those of
 /// Kafka's producer without idempotence: partition leader epoch, producer ID,
 /// producer epoch and base sequence -1, no compression, create time.
 ///
+/// - **Last offset delta**: the last record's, unless set with
+///   [`last_offset_delta`](Self::last_offset_delta) (Kafka's `overrideLastOffset`,
+///   which the cleaner uses so that a producer's last sequence survives when its
+///   last records do not).
 /// - **Base timestamp**: the first record's timestamp, as Kafka writes it, unless
-///   set with [`base_timestamp`](Self::base_timestamp).
+///   set with [`base_timestamp`](Self::base_timestamp), or the delete horizon set
+///   with [`delete_horizon`](Self::delete_horizon). The records' timestamp deltas
+///   are relative to it.
 /// - **Max timestamp**: the largest record timestamp (at least -1, Kafka's "no
 ///   timestamp", as Kafka's builder starts from it) for create time; for
 ///   `LogAppendTime`, the log append time set with
@@ -23,7 +32,12 @@ use crate::wire::varint::{put_varint, put_varlong, varlong_size};
 ///   builder writes it. The records keep their own timestamp deltas either way;
 ///   readers give every record of a `LogAppendTime` batch the max timestamp.
 /// - **No records**: [`build`](Self::build) returns empty bytes, as Kafka's builder
-///   returns `MemoryRecords.EMPTY`: Kafka never writes an empty batch.
+///   returns `MemoryRecords.EMPTY`; [`build_empty`](Self::build_empty) writes the
+///   header-only batch Kafka's cleaner keeps for a producer's state.
+/// - **Refused**: offset deltas that do not ascend or do not fit an int32, a last
+///   offset delta below the last record's, a base timestamp set together with a
+///   delete horizon (both are the same field), and empty batches Kafka would not
+///   write (see [`build_empty`](Self::build_empty)).
 /// - **Not checked**: Kafka's builder refuses negative timestamps other than -1 and
 ///   inconsistent producer state (transactional without a producer ID, a producer ID
 ///   without an epoch or a sequence); this one writes what it is given.
@@ -53,11 +67,21 @@ pub struct RecordBatchBuilder {
     producer_epoch: i16,
     base_sequence: i32,
     base_timestamp: Option<i64>,
+    delete_horizon: Option<i64>,
+    last_offset_delta: Option<i32>,
     /// Each record from its offset delta to its end (everything after the timestamp
     /// delta), one after another.
     tails: Vec<u8>,
-    /// Per record: its timestamp and where its tail ends in `tails`.
-    records: Vec<(i64, usize)>,
+    records: Vec<Appended>,
+}
+
+/// A record appended: what its tail does not hold.
+#[derive(Debug, Clone, Copy)]
+struct Appended {
+    timestamp: i64,
+    offset_delta: i32,
+    /// Where its tail ends in `tails`.
+    end: usize,
 }
 
 impl RecordBatchBuilder {
@@ -75,6 +99,8 @@ impl RecordBatchBuilder {
             producer_epoch: -1,
             base_sequence: -1,
             base_timestamp: None,
+            delete_horizon: None,
+            last_offset_delta: None,
             tails: Vec::new(),
             records: Vec::new(),
         }
@@ -102,8 +128,26 @@ impl RecordBatchBuilder {
         self
     }
 
-    /// Makes the batch a `LogAppendTime` batch appended at `time`: its max timestamp
-    /// is `time`, as a broker writes it.
+    /// Makes the batch a `LogAppendTime` batch appended at `time`, as a broker
+    /// stamps it (Kafka's `LogValidator`, through `MemoryRecordsBuilder` or
+    /// `setMaxTimestamp`): attribute bit 3 set and the max timestamp `time`. The
+    /// base timestamp and the records' timestamp deltas stay the producer's (the
+    /// first record's timestamp, or the delete horizon): Kafka rewrites neither,
+    /// and readers give every record the append time instead. To stamp a batch
+    /// already written, see [`rewrite::set_log_append_time`](super::rewrite::set_log_append_time).
+    ///
+    /// ```
+    /// use kwire::records::{RecordBatch, RecordBatchBuilder, TimestampType};
+    ///
+    /// let mut builder = RecordBatchBuilder::new(0).log_append_time(1_700_000_000_500);
+    /// builder.append(1_700_000_000_000, None, Some(b"v"), &[])?;
+    /// let (batch, _) = RecordBatch::parse(builder.build()?)?;
+    /// assert_eq!(batch.timestamp_type(), TimestampType::LogAppendTime);
+    /// assert_eq!(batch.base_timestamp(), 1_700_000_000_000);
+    /// assert_eq!(batch.max_timestamp(), 1_700_000_000_500);
+    /// assert_eq!(batch.records()?.next().unwrap()?.timestamp, 1_700_000_000_500);
+    /// # Ok::<(), kwire::records::RecordsError>(())
+    /// ```
     pub fn log_append_time(mut self, time: i64) -> Self {
         self.timestamp_type = TimestampType::LogAppendTime;
         self.log_append_time = time;
@@ -150,9 +194,59 @@ impl RecordBatchBuilder {
     }
 
     /// Sets the base timestamp the records' timestamp deltas are relative to,
-    /// instead of the first record's timestamp (Kafka's choice, the default).
+    /// instead of the first record's timestamp (Kafka's choice, the default; -1 for
+    /// an empty batch). Not with [`delete_horizon`](Self::delete_horizon), which
+    /// sets the same field.
     pub fn base_timestamp(mut self, base_timestamp: i64) -> Self {
         self.base_timestamp = Some(base_timestamp);
+        self
+    }
+
+    /// Marks the batch as compacted with tombstones kept until `delete_horizon_ms`
+    /// (KIP-534), as Kafka's log cleaner writes it: attribute bit 6 set and the
+    /// delete horizon written as the base timestamp, the records' timestamp deltas
+    /// relative to it. Not with [`base_timestamp`](Self::base_timestamp), nor on an
+    /// empty batch.
+    ///
+    /// ```
+    /// use kwire::records::{RecordBatch, RecordBatchBuilder};
+    ///
+    /// let mut builder = RecordBatchBuilder::new(0).delete_horizon(1_700_000_086_400);
+    /// builder.append(1_700_000_000_000, Some(b"k"), None, &[])?; // a tombstone
+    /// let (batch, _) = RecordBatch::parse(builder.build()?)?;
+    /// assert!(batch.attributes().has_delete_horizon());
+    /// assert_eq!(batch.base_timestamp(), 1_700_000_086_400);
+    /// let record = batch.records()?.next().unwrap()?;
+    /// assert_eq!(record.timestamp_delta, -86_400);
+    /// assert_eq!(record.timestamp, 1_700_000_000_000);
+    /// # Ok::<(), kwire::records::RecordsError>(())
+    /// ```
+    pub fn delete_horizon(mut self, delete_horizon_ms: i64) -> Self {
+        self.delete_horizon = Some(delete_horizon_ms);
+        self
+    }
+
+    /// Sets the batch's last offset delta beyond its last record's, as Kafka's
+    /// cleaner does (`overrideLastOffset`) when it removed a batch's last records:
+    /// the batch keeps its offsets and the producer's last sequence
+    /// (`baseSequence + lastOffsetDelta`). Also the last offset delta of an
+    /// [empty batch](Self::build_empty). Below the last record's offset delta, or
+    /// negative, it is [`LastOffsetDeltaTooSmall`](RecordsError::LastOffsetDeltaTooSmall)
+    /// when built.
+    ///
+    /// ```
+    /// use kwire::records::{RecordBatch, RecordBatchBuilder};
+    ///
+    /// // Compaction kept offsets 10 and 12 of a batch that ended at 14.
+    /// let mut builder = RecordBatchBuilder::new(10).producer(7, 0, 100).last_offset_delta(4);
+    /// builder.append_at(0, 1_000, Some(b"a"), Some(b"1"), &[])?;
+    /// builder.append_at(2, 1_002, Some(b"b"), Some(b"2"), &[])?;
+    /// let (batch, _) = RecordBatch::parse(builder.build()?)?;
+    /// assert_eq!((batch.records_count(), batch.last_offset()), (2, 14));
+    /// # Ok::<(), kwire::records::RecordsError>(())
+    /// ```
+    pub fn last_offset_delta(mut self, last_offset_delta: i32) -> Self {
+        self.last_offset_delta = Some(last_offset_delta);
         self
     }
 
@@ -166,9 +260,12 @@ impl RecordBatchBuilder {
         self.records.is_empty()
     }
 
-    /// Appends a record at the next offset. A key, value or header too long for
-    /// Kafka's int32 lengths, or a record beyond the int32 offset deltas, is
-    /// [`TooLarge`](RecordsError::TooLarge), and leaves the builder as it was.
+    /// Appends a record at the next offset: offset delta 0 for the first record,
+    /// then one past the last record's. A key, value or header too long for
+    /// Kafka's int32 lengths is [`TooLarge`](RecordsError::TooLarge), a record
+    /// beyond the int32 offset deltas
+    /// [`OffsetDeltaOutOfRange`](RecordsError::OffsetDeltaOutOfRange); either leaves
+    /// the builder as it was.
     pub fn append(
         &mut self,
         timestamp: i64,
@@ -176,29 +273,81 @@ impl RecordBatchBuilder {
         value: Option<&[u8]>,
         headers: &[(&str, Option<&[u8]>)],
     ) -> Result<(), RecordsError> {
+        let next = self
+            .records
+            .last()
+            .map_or(0, |last| i64::from(last.offset_delta) + 1);
+        self.append_at(next, timestamp, key, value, headers)
+    }
+
+    /// Appends a record at `offset_delta` from the base offset, as Kafka's
+    /// `appendWithOffset` does: deltas strictly ascend, with gaps allowed (log
+    /// compaction removes records without renumbering the rest). A delta not above
+    /// the last record's is
+    /// [`OffsetDeltaNotAscending`](RecordsError::OffsetDeltaNotAscending), one that
+    /// is negative or beyond an int32
+    /// [`OffsetDeltaOutOfRange`](RecordsError::OffsetDeltaOutOfRange), lengths beyond
+    /// an int32 [`TooLarge`](RecordsError::TooLarge); each leaves the builder as it
+    /// was.
+    ///
+    /// ```
+    /// use kwire::records::{RecordBatch, RecordBatchBuilder, RecordsError};
+    ///
+    /// let mut builder = RecordBatchBuilder::new(100);
+    /// builder.append_at(0, 1_000, Some(b"a"), Some(b"1"), &[])?;
+    /// builder.append_at(2, 1_001, Some(b"b"), Some(b"2"), &[])?;
+    /// assert!(matches!(
+    ///     builder.append_at(2, 1_002, None, None, &[]),
+    ///     Err(RecordsError::OffsetDeltaNotAscending { offset_delta: 2, previous: 2 })
+    /// ));
+    /// let (batch, _) = RecordBatch::parse(builder.build()?)?;
+    /// assert_eq!((batch.records_count(), batch.last_offset_delta()), (2, 2));
+    /// let offsets: Vec<i64> = batch.records()?.map(|r| r.map(|r| r.offset)).collect::<Result<_, _>>()?;
+    /// assert_eq!(offsets, [100, 102]);
+    /// # Ok::<(), kwire::records::RecordsError>(())
+    /// ```
+    pub fn append_at(
+        &mut self,
+        offset_delta: i64,
+        timestamp: i64,
+        key: Option<&[u8]>,
+        value: Option<&[u8]>,
+        headers: &[(&str, Option<&[u8]>)],
+    ) -> Result<(), RecordsError> {
+        let delta = i32::try_from(offset_delta)
+            .ok()
+            .filter(|&delta| delta >= 0)
+            .ok_or(RecordsError::OffsetDeltaOutOfRange { offset_delta })?;
+        if let Some(last) = self.records.last() {
+            if delta <= last.offset_delta {
+                return Err(RecordsError::OffsetDeltaNotAscending {
+                    offset_delta,
+                    previous: last.offset_delta,
+                });
+            }
+        }
         let start = self.tails.len();
-        let result = self.write_tail(key, value, headers);
+        let result = self.write_tail(delta, key, value, headers);
         if result.is_err() {
             self.tails.truncate(start);
             return result;
         }
-        self.records.push((timestamp, self.tails.len()));
+        self.records.push(Appended {
+            timestamp,
+            offset_delta: delta,
+            end: self.tails.len(),
+        });
         Ok(())
     }
 
     /// Writes a record's fields after its timestamp delta.
     fn write_tail(
         &mut self,
+        offset_delta: i32,
         key: Option<&[u8]>,
         value: Option<&[u8]>,
         headers: &[(&str, Option<&[u8]>)],
     ) -> Result<(), RecordsError> {
-        let offset_delta = i32::try_from(self.records.len())
-            .ok()
-            .filter(|&delta| delta < i32::MAX)
-            .ok_or(RecordsError::TooLarge {
-                what: "number of records",
-            })?;
         let header_count = length("record headers count", headers.len())?;
         let out = &mut self.tails;
         put_varint(out, offset_delta);
@@ -213,19 +362,37 @@ impl RecordBatchBuilder {
     }
 
     /// Writes the batch: header, CRC-32C and records (compressed with the codec,
-    /// if set). Empty bytes when no record was appended: Kafka writes no empty
-    /// batches.
+    /// if set). Empty bytes when no record was appended: Kafka's builder writes no
+    /// empty batches (see [`build_empty`](Self::build_empty) for the cleaner's).
     pub fn build(&self) -> Result<Bytes, RecordsError> {
-        let Some(&(first_timestamp, _)) = self.records.first() else {
+        let delete_horizon = self.checked_delete_horizon()?;
+        let (Some(first), Some(last)) = (self.records.first(), self.records.last()) else {
             return Ok(Bytes::new());
         };
-        let base_timestamp = self.base_timestamp.unwrap_or(first_timestamp);
+        let last_offset_delta = match self.last_offset_delta {
+            Some(set) if set < last.offset_delta => {
+                return Err(RecordsError::LastOffsetDeltaTooSmall {
+                    last_offset_delta: set,
+                    least: last.offset_delta,
+                })
+            }
+            Some(set) => set,
+            None => last.offset_delta,
+        };
+        // Kafka's `MemoryRecordsBuilder`: a delete horizon replaces the first
+        // record's timestamp as the base the deltas are relative to. LogAppendTime
+        // leaves the base alone (the producer's first timestamp, deltas unchanged):
+        // readers never add the deltas to it but take the max timestamp instead,
+        // which is all Kafka's broker rewrites when it stamps a batch.
+        let base_timestamp = delete_horizon
+            .or(self.base_timestamp)
+            .unwrap_or(first.timestamp);
         let max_timestamp = match self.timestamp_type {
             TimestampType::LogAppendTime => self.log_append_time,
             TimestampType::CreateTime => self
                 .records
                 .iter()
-                .fold(-1, |max, &(timestamp, _)| max.max(timestamp)),
+                .fold(-1, |max, record| max.max(record.timestamp)),
         };
         let count = length("number of records", self.records.len())?;
 
@@ -245,36 +412,139 @@ impl RecordBatchBuilder {
             let compressed = super::compression::compress(self.compression, &records)?;
             out.extend_from_slice(&compressed);
         }
+        let header = Header {
+            attributes: self.attributes(self.compression, delete_horizon.is_some()),
+            last_offset_delta,
+            base_timestamp,
+            max_timestamp,
+            records_count: count,
+        };
+        self.finish(header, out)
+    }
+
+    /// Writes an empty batch, as Kafka's log cleaner does
+    /// (`DefaultRecordBatch.writeEmptyHeader`) when compaction removed every
+    /// record of a batch whose producer state must survive: a header alone, with
+    /// `recordsCount` 0 and the last offset delta, producer ID, epoch, base sequence,
+    /// transactional and control bits, timestamp type and max timestamp of the
+    /// batch it replaces. The last offset delta is the one set with
+    /// [`last_offset_delta`](Self::last_offset_delta) (0 if not set). The base
+    /// timestamp is -1 ("no timestamp"), as Kafka writes it, unless set with
+    /// [`base_timestamp`](Self::base_timestamp).
+    ///
+    /// Refused, as no empty batch Kafka writes has them:
+    /// [`InconsistentBatch`](RecordsError::InconsistentBatch) for appended records,
+    /// a codec (Kafka writes it uncompressed), a delete horizon, a `LogAppendTime`
+    /// batch whose append time is not `max_timestamp`, and a create-time base
+    /// timestamp above `max_timestamp`;
+    /// [`LastOffsetDeltaTooSmall`](RecordsError::LastOffsetDeltaTooSmall) for a
+    /// negative last offset delta.
+    ///
+    /// ```
+    /// use kwire::records::{RecordBatch, RecordBatchBuilder};
+    ///
+    /// let bytes = RecordBatchBuilder::new(500)
+    ///     .producer(7, 2, 40)
+    ///     .transactional(true)
+    ///     .last_offset_delta(9)
+    ///     .build_empty(1_700_000_000_000)?;
+    /// assert_eq!(bytes.len(), 61); // the header alone
+    /// let (batch, _) = RecordBatch::parse(bytes)?;
+    /// batch.verify_crc()?;
+    /// assert_eq!((batch.records_count(), batch.last_offset()), (0, 509));
+    /// assert_eq!((batch.base_timestamp(), batch.max_timestamp()), (-1, 1_700_000_000_000));
+    /// assert_eq!((batch.producer_id(), batch.producer_epoch(), batch.base_sequence()), (7, 2, 40));
+    /// assert_eq!(batch.records()?.count(), 0);
+    /// # Ok::<(), kwire::records::RecordsError>(())
+    /// ```
+    pub fn build_empty(&self, max_timestamp: i64) -> Result<Bytes, RecordsError> {
+        self.checked_delete_horizon()?;
+        let inconsistent = |reason| Err(RecordsError::InconsistentBatch(reason));
+        if !self.records.is_empty() {
+            return inconsistent("an empty batch with records appended");
+        }
+        if self.compression != Compression::None {
+            return inconsistent("an empty batch is written uncompressed");
+        }
+        if self.delete_horizon.is_some() {
+            return inconsistent("an empty batch has no tombstones to keep until a delete horizon");
+        }
+        let base_timestamp = self.base_timestamp.unwrap_or(-1);
+        match self.timestamp_type {
+            TimestampType::LogAppendTime
+                if self.log_append_time != -1 && self.log_append_time != max_timestamp =>
+            {
+                return inconsistent("a LogAppendTime batch's max timestamp is its append time")
+            }
+            TimestampType::CreateTime if base_timestamp > max_timestamp => {
+                return inconsistent("a create-time base timestamp above the max timestamp")
+            }
+            _ => {}
+        }
+        let last_offset_delta = self.last_offset_delta.unwrap_or(0);
+        if last_offset_delta < 0 {
+            return Err(RecordsError::LastOffsetDeltaTooSmall {
+                last_offset_delta,
+                least: 0,
+            });
+        }
+        let header = Header {
+            attributes: self.attributes(Compression::None, false),
+            last_offset_delta,
+            base_timestamp,
+            max_timestamp,
+            records_count: 0,
+        };
+        self.finish(header, vec![0u8; HEADER_SIZE])
+    }
+
+    /// The delete horizon, unless a base timestamp was set too: the two are the
+    /// same field.
+    fn checked_delete_horizon(&self) -> Result<Option<i64>, RecordsError> {
+        match (self.delete_horizon, self.base_timestamp) {
+            (Some(_), Some(_)) => Err(RecordsError::InconsistentBatch(
+                "a delete horizon is the base timestamp: set one or the other",
+            )),
+            (horizon, _) => Ok(horizon),
+        }
+    }
+
+    fn attributes(&self, compression: Compression, delete_horizon: bool) -> Attributes {
+        Attributes::new(
+            compression,
+            self.timestamp_type,
+            self.transactional,
+            self.control,
+        )
+        .with_delete_horizon(delete_horizon)
+    }
+
+    /// Writes the header into the first [`HEADER_SIZE`] bytes of `out` (the
+    /// records after them), then the CRC-32C of everything from the attributes on.
+    fn finish(&self, header: Header, mut out: Vec<u8>) -> Result<Bytes, RecordsError> {
         let batch_length =
             i32::try_from(out.len() - LOG_OVERHEAD).map_err(|_| RecordsError::TooLarge {
                 what: "record batch",
             })?;
-
-        let attributes = Attributes::new(
-            self.compression,
-            self.timestamp_type,
-            self.transactional,
-            self.control,
-        );
-        let mut header = [0u8; HEADER_SIZE];
+        let mut bytes = [0u8; HEADER_SIZE];
         {
-            let mut h = &mut header[..];
+            let mut h = &mut bytes[..];
             h.put_i64(self.base_offset);
             h.put_i32(batch_length);
             h.put_i32(self.partition_leader_epoch);
             h.put_i8(MAGIC);
             h.put_u32(0); // the CRC, written below
-            h.put_i16(attributes.0);
-            h.put_i32(count - 1); // lastOffsetDelta
-            h.put_i64(base_timestamp);
-            h.put_i64(max_timestamp);
+            h.put_i16(header.attributes.0);
+            h.put_i32(header.last_offset_delta);
+            h.put_i64(header.base_timestamp);
+            h.put_i64(header.max_timestamp);
             h.put_i64(self.producer_id);
             h.put_i16(self.producer_epoch);
             h.put_i32(self.base_sequence);
-            h.put_i32(count);
+            h.put_i32(header.records_count);
         }
         if let Some(slot) = out.get_mut(..HEADER_SIZE) {
-            slot.copy_from_slice(&header);
+            slot.copy_from_slice(&bytes);
         }
         let crc = crc32c::crc32c(out.get(ATTRIBUTES_OFFSET..).unwrap_or_default());
         if let Some(slot) = out.get_mut(ATTRIBUTES_OFFSET - 4..ATTRIBUTES_OFFSET) {
@@ -287,14 +557,16 @@ impl RecordBatchBuilder {
     /// tail.
     fn write_records(&self, base_timestamp: i64, out: &mut Vec<u8>) -> Result<(), RecordsError> {
         let mut start = 0;
-        for &(timestamp, end) in &self.records {
-            let tail = self.tails.get(start..end).unwrap_or_default();
-            start = end;
-            let delta = timestamp
-                .checked_sub(base_timestamp)
-                .ok_or(RecordsError::TooLarge {
-                    what: "record timestamp delta",
-                })?;
+        for record in &self.records {
+            let tail = self.tails.get(start..record.end).unwrap_or_default();
+            start = record.end;
+            let delta =
+                record
+                    .timestamp
+                    .checked_sub(base_timestamp)
+                    .ok_or(RecordsError::TooLarge {
+                        what: "record timestamp delta",
+                    })?;
             let body = 1usize
                 .saturating_add(varlong_size(delta))
                 .saturating_add(tail.len());
@@ -305,6 +577,15 @@ impl RecordBatchBuilder {
         }
         Ok(())
     }
+}
+
+/// The header fields that differ between a batch of records and an empty one.
+struct Header {
+    attributes: Attributes,
+    last_offset_delta: i32,
+    base_timestamp: i64,
+    max_timestamp: i64,
+    records_count: i32,
 }
 
 /// `len` as an int32 length, or [`TooLarge`](RecordsError::TooLarge).
@@ -329,266 +610,5 @@ fn put_nullable(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::records::batch::{Batches, RecordBatch};
-    use proptest::prelude::*;
-
-    type Header = (String, Option<Vec<u8>>);
-    type Input = (i64, Option<Vec<u8>>, Option<Vec<u8>>, Vec<Header>);
-
-    fn build(base_offset: i64, records: &[Input]) -> Bytes {
-        let mut builder = RecordBatchBuilder::new(base_offset);
-        for (timestamp, key, value, headers) in records {
-            let headers: Vec<(&str, Option<&[u8]>)> = headers
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_deref()))
-                .collect();
-            builder
-                .append(*timestamp, key.as_deref(), value.as_deref(), &headers)
-                .unwrap();
-        }
-        builder.build().unwrap()
-    }
-
-    fn bytes() -> impl Strategy<Value = Option<Vec<u8>>> {
-        proptest::option::of(proptest::collection::vec(any::<u8>(), 0..40))
-    }
-
-    fn input() -> impl Strategy<Value = Input> {
-        (
-            prop_oneof![Just(-1i64), 0..4_000_000_000_000i64],
-            bytes(),
-            bytes(),
-            proptest::collection::vec((".{0,8}", bytes()), 0..4),
-        )
-    }
-
-    /// Reads a batch back completely; any failure is an `Err`.
-    fn read_all(bytes: Bytes) -> Result<(), RecordsError> {
-        let (batch, _) = RecordBatch::parse(bytes)?;
-        batch.verify_crc()?;
-        for record in batch.records()? {
-            for header in record?.headers {
-                header?;
-            }
-        }
-        Ok(())
-    }
-
-    #[test]
-    fn empty_builder_writes_nothing() {
-        let builder = RecordBatchBuilder::new(0);
-        assert!(builder.is_empty());
-        assert!(builder.build().unwrap().is_empty());
-        assert!(Batches::new(builder.build().unwrap()).next().is_none());
-    }
-
-    #[test]
-    fn header_fields_are_written() {
-        let mut builder = RecordBatchBuilder::new(1 << 40)
-            .partition_leader_epoch(7)
-            .transactional(true)
-            .control(true)
-            .producer(99, 3, 12)
-            .base_timestamp(500);
-        builder.append(400, None, None, &[]).unwrap();
-        builder.append(600, None, None, &[]).unwrap();
-        builder.append(550, None, None, &[]).unwrap();
-        assert_eq!(builder.len(), 3);
-        let (batch, _) = RecordBatch::parse(builder.build().unwrap()).unwrap();
-        batch.verify_crc().unwrap();
-        assert_eq!(batch.base_offset(), 1 << 40);
-        assert_eq!(batch.partition_leader_epoch(), 7);
-        assert!(batch.is_transactional() && batch.is_control());
-        assert_eq!(batch.attributes(), Attributes(0x30));
-        assert_eq!(
-            (
-                batch.producer_id(),
-                batch.producer_epoch(),
-                batch.base_sequence()
-            ),
-            (99, 3, 12)
-        );
-        assert_eq!(batch.base_timestamp(), 500);
-        assert_eq!(batch.max_timestamp(), 600);
-        assert_eq!(batch.last_offset_delta(), 2);
-        let timestamps: Vec<(i64, i64)> = batch
-            .records()
-            .unwrap()
-            .map(|r| r.map(|r| (r.timestamp_delta, r.timestamp)).unwrap())
-            .collect();
-        assert_eq!(timestamps, [(-100, 400), (100, 600), (50, 550)]);
-    }
-
-    #[test]
-    fn max_timestamp_starts_at_no_timestamp() {
-        let mut builder = RecordBatchBuilder::new(0);
-        builder.append(-1, None, None, &[]).unwrap();
-        let (batch, _) = RecordBatch::parse(builder.build().unwrap()).unwrap();
-        assert_eq!((batch.base_timestamp(), batch.max_timestamp()), (-1, -1));
-    }
-
-    #[test]
-    fn timestamp_delta_overflow_is_an_error() {
-        let mut builder = RecordBatchBuilder::new(0);
-        builder.append(i64::MIN, None, None, &[]).unwrap();
-        builder.append(i64::MAX, None, None, &[]).unwrap();
-        assert_eq!(
-            builder.build(),
-            Err(RecordsError::TooLarge {
-                what: "record timestamp delta"
-            })
-        );
-    }
-
-    /// The codecs whose features are enabled.
-    fn enabled_codecs() -> Vec<Compression> {
-        [
-            (cfg!(feature = "gzip"), Compression::Gzip),
-            (cfg!(feature = "snappy"), Compression::Snappy),
-            (cfg!(feature = "lz4"), Compression::Lz4),
-            (cfg!(feature = "zstd"), Compression::Zstd),
-        ]
-        .into_iter()
-        .filter_map(|(enabled, codec)| enabled.then_some(codec))
-        .collect()
-    }
-
-    #[test]
-    fn compressed_batches_read_back() {
-        for codec in enabled_codecs() {
-            let mut builder = RecordBatchBuilder::new(10).compression(codec);
-            let mut plain = RecordBatchBuilder::new(10);
-            for i in 0..20u8 {
-                let value = vec![i; 100];
-                let headers: &[(&str, Option<&[u8]>)] = &[("n", Some(&[i]))];
-                builder
-                    .append(1_000 + i64::from(i), Some(&[i]), Some(&value), headers)
-                    .unwrap();
-                plain
-                    .append(1_000 + i64::from(i), Some(&[i]), Some(&value), headers)
-                    .unwrap();
-            }
-            let bytes = builder.build().unwrap();
-            let (batch, _) = RecordBatch::parse(bytes).unwrap();
-            batch.verify_crc().unwrap();
-            assert_eq!(batch.compression(), Ok(codec));
-            let (plain, _) = RecordBatch::parse(plain.build().unwrap()).unwrap();
-            // Same header fields apart from length, CRC and attributes.
-            assert_eq!(batch.as_bytes()[23..61], plain.as_bytes()[23..61]);
-            let read: Vec<_> = batch.records().unwrap().collect::<Result<_, _>>().unwrap();
-            let expected: Vec<_> = plain.records().unwrap().collect::<Result<_, _>>().unwrap();
-            assert_eq!(read, expected, "{codec:?}");
-            // The decompressed records are exactly the uncompressed batch's.
-            assert_eq!(batch.records().unwrap().bytes(), &plain.payload());
-            // A cap below their size fails.
-            assert!(batch.records_with_limit(100).is_err(), "{codec:?}");
-            // Changed compressed bytes: a CRC mismatch, and never a panic.
-            for at in HEADER_SIZE..batch.size() {
-                let mut changed = batch.as_bytes().to_vec();
-                changed[at] ^= 0x5a;
-                let (changed, _) = RecordBatch::parse(Bytes::from(changed)).unwrap();
-                assert!(changed.verify_crc().is_err());
-                if let Ok(records) = changed.records() {
-                    for record in records.flatten() {
-                        for _ in record.headers {}
-                    }
-                }
-            }
-        }
-    }
-
-    #[cfg(not(feature = "gzip"))]
-    #[test]
-    fn codec_without_its_feature_is_an_error() {
-        let mut builder = RecordBatchBuilder::new(0).compression(Compression::Gzip);
-        builder.append(0, None, Some(b"v"), &[]).unwrap();
-        assert!(matches!(
-            builder.build(),
-            Err(RecordsError::CodecNotEnabled(..))
-        ));
-    }
-
-    proptest! {
-        #[test]
-        fn built_batches_read_back(
-            base_offset in 0..i64::MAX / 2,
-            records in proptest::collection::vec(input(), 1..50),
-        ) {
-            let bytes = build(base_offset, &records);
-            let (batch, rest) = RecordBatch::parse(bytes.clone()).unwrap();
-            prop_assert!(rest.is_empty());
-            batch.verify_crc().unwrap();
-            prop_assert_eq!(batch.base_offset(), base_offset);
-            prop_assert_eq!(batch.records_count() as usize, records.len());
-            prop_assert_eq!(batch.last_offset(), base_offset + records.len() as i64 - 1);
-            prop_assert_eq!(batch.base_timestamp(), records[0].0);
-            let max = records.iter().map(|r| r.0).max().unwrap().max(-1);
-            prop_assert_eq!(batch.max_timestamp(), max);
-            let read: Vec<_> = batch.records().unwrap().collect::<Result<_, _>>().unwrap();
-            prop_assert_eq!(read.len(), records.len());
-            for (i, (record, (timestamp, key, value, headers))) in read.iter().zip(&records).enumerate() {
-                prop_assert_eq!(record.offset, base_offset + i as i64);
-                prop_assert_eq!(record.offset_delta, i as i32);
-                prop_assert_eq!(record.timestamp, *timestamp);
-                prop_assert_eq!(record.attributes, 0);
-                prop_assert_eq!(record.key, key.as_deref());
-                prop_assert_eq!(record.value, value.as_deref());
-                let read_headers: Vec<_> = record
-                    .headers
-                    .clone()
-                    .map(|h| h.map(|h| (h.key.to_string(), h.value.map(|v| v.to_vec()))))
-                    .collect::<Result<_, _>>()
-                    .unwrap();
-                prop_assert_eq!(&read_headers, headers);
-            }
-        }
-
-        #[test]
-        fn truncations_and_mutations_fail_cleanly(
-            records in proptest::collection::vec(input(), 1..8),
-            flip in 1..=255u8,
-        ) {
-            let bytes = build(3, &records).to_vec();
-            // Every truncation: an error from parsing, or a partial tail in iteration.
-            for cut in 0..bytes.len() {
-                let short = Bytes::copy_from_slice(&bytes[..cut]);
-                prop_assert!(read_all(short.clone()).is_err(), "cut at {}", cut);
-                let mut batches = Batches::new(short);
-                prop_assert!(batches.next().is_none());
-                prop_assert_eq!(batches.partial_tail(), cut);
-            }
-            // Every single-byte change: an error, from the CRC at the latest for
-            // the CRC'd bytes; before them, the fields the CRC does not cover.
-            for at in 0..bytes.len() {
-                let mut changed = bytes.clone();
-                changed[at] ^= flip;
-                let changed = Bytes::from(changed);
-                let result = read_all(changed.clone());
-                if at >= ATTRIBUTES_OFFSET - 4 {
-                    prop_assert!(result.is_err(), "changed byte {}", at);
-                    if let Ok((batch, _)) = RecordBatch::parse(changed.clone()) {
-                        let crc = batch.verify_crc();
-                        prop_assert!(
-                            matches!(crc, Err(RecordsError::CrcMismatch { .. })),
-                            "changed byte {}", at
-                        );
-                    }
-                } else if (8..12).contains(&at) || at == 16 {
-                    // batchLength and magic: the batch no longer parses whole.
-                    prop_assert!(result.is_err(), "changed byte {}", at);
-                }
-                // Iterating never panics, whatever the byte.
-                for batch in Batches::new(changed).flatten() {
-                    let _ = batch.verify_crc();
-                    if let Ok(records) = batch.records() {
-                        for record in records.flatten() {
-                            for _ in record.headers {}
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "builder_tests.rs"]
+mod tests;

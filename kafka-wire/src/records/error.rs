@@ -96,4 +96,33 @@ pub enum RecordsError {
         /// What.
         what: &'static str,
     },
+    /// A record offset delta outside the int32 a record carries it in, or negative:
+    /// a record's offset is never below its batch's base offset.
+    #[error("record offset delta {offset_delta} is outside 0..={max}", max = i32::MAX)]
+    OffsetDeltaOutOfRange {
+        /// The offset delta asked for.
+        offset_delta: i64,
+    },
+    /// A record offset delta not above the one before it: offsets within a batch
+    /// strictly increase (Kafka's builder: "Offsets must increase monotonically").
+    #[error("record offset delta {offset_delta} does not follow {previous}: offset deltas strictly increase")]
+    OffsetDeltaNotAscending {
+        /// The offset delta asked for.
+        offset_delta: i64,
+        /// The previous record's offset delta.
+        previous: i32,
+    },
+    /// A batch's last offset delta below its last record's offset delta, or
+    /// negative.
+    #[error("last offset delta {last_offset_delta} is below {least}, the least the batch allows")]
+    LastOffsetDeltaTooSmall {
+        /// The last offset delta asked for.
+        last_offset_delta: i32,
+        /// The last record's offset delta (0 for an empty batch).
+        least: i32,
+    },
+    /// Batch settings that contradict each other: no batch Kafka writes has them
+    /// together.
+    #[error("inconsistent record batch: {0}")]
+    InconsistentBatch(&'static str),
 }

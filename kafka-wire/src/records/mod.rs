@@ -4,7 +4,8 @@
 //! from the batch, no reference count touched per record), written byte for byte as Kafka's own writer does, compressed
 //! and decompressed with every codec Kafka has (each behind a cargo feature), and
 //! checked: CRC-32C, lengths against the bytes present, magic, bounded
-//! decompression.
+//! decompression. A stored batch's header is rewritten in place as Kafka's broker
+//! rewrites it ([`rewrite`]).
 
 mod attributes;
 pub mod batch;
@@ -12,6 +13,7 @@ pub mod builder;
 pub mod compression;
 mod error;
 pub mod record;
+pub mod rewrite;
 
 pub use attributes::{Attributes, Compression, TimestampType};
 pub use batch::{Batches, RecordBatch};
