@@ -47,7 +47,7 @@ use crate::wire::ChunkedBytes;
 use crate::{AnyMessage, Encoder};
 
 use crate::schema::MessageSchema;
-use crate::{DecodeError, EncodeError, Message, Reader};
+use crate::{DecodeError, DecodeLimits, EncodeError, Message, Reader};
 
 /// A request, linked at the type level to the response that answers it.
 ///
@@ -124,7 +124,19 @@ pub trait MessageEnum: Sized {
     /// belong to it.
     #[inline]
     fn decode(api_key: i16, version: i16, input: &Bytes) -> Result<Self, DispatchError> {
-        let mut reader = Reader::new(input);
+        Self::decode_with_limits(api_key, version, input, &DecodeLimits::DEFAULT)
+    }
+
+    /// [`decode`](MessageEnum::decode) within `limits` (see
+    /// [`Message::decode_with_limits`](crate::Message::decode_with_limits)).
+    #[inline]
+    fn decode_with_limits(
+        api_key: i16,
+        version: i16,
+        input: &Bytes,
+        limits: &DecodeLimits,
+    ) -> Result<Self, DispatchError> {
+        let mut reader = Reader::with_limits(input, limits);
         let message = Self::read_from(api_key, version, &mut reader)?;
         match reader.expect_end() {
             Ok(()) => Ok(message),

@@ -93,6 +93,7 @@ mod error;
 mod field_rules;
 #[cfg(feature = "json")]
 pub mod json;
+mod limits;
 mod message;
 pub mod records;
 pub mod schema;
@@ -116,6 +117,7 @@ pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath, PathSegment,
 };
 pub use kwire_version::{VersionRange, VersionRangeError};
+pub use limits::{DecodeLimits, Limit};
 pub use message::{JsonForm, Message, Struct};
 pub use wire::reader::Reader;
 pub use wire::{

@@ -10,12 +10,13 @@ mod attributes;
 pub mod batch;
 pub mod builder;
 pub mod compression;
+pub(crate) mod count;
 mod error;
 pub mod record;
 
 pub use attributes::{Attributes, Compression, TimestampType};
 pub use batch::{Batches, RecordBatch};
 pub use builder::RecordBatchBuilder;
-pub use compression::{compress, decompress, DEFAULT_MAX_DECOMPRESSED};
+pub use compression::{compress, decompress, DecompressionBudget, DEFAULT_MAX_DECOMPRESSED};
 pub use error::RecordsError;
 pub use record::{Header, Headers, Record, RecordIter};
