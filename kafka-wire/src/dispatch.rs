@@ -159,6 +159,15 @@ pub trait MessageEnum: Sized {
     /// of code for every variant.
     fn as_message(&self) -> AnyMessage<'_>;
 
+    /// The heap bytes the message held retains, as
+    /// [`Wire::retained_size`](crate::Wire::retained_size) counts them: what a
+    /// server weighs before it queues a decoded request. Strings, bytes and
+    /// records decoded from a frame are slices of it and count nothing: the frame
+    /// is what they retain.
+    fn retained_size(&self) -> usize {
+        self.with_message(RetainedSize)
+    }
+
     /// The message held, checked and sized at `version`, ready to write
     /// ([`Message::encoder`]).
     fn encoder(&self, version: i16) -> Result<Encoder<'_>, EncodeError> {
@@ -357,6 +366,17 @@ pub const fn first_repeated_key(keys: &[i16]) -> usize {
         i += 1;
     }
     usize::MAX
+}
+
+/// [`MessageEnum::retained_size`]'s call on the message held.
+struct RetainedSize;
+
+impl WithMessage for RetainedSize {
+    type Output = usize;
+
+    fn call<M: Message>(self, message: &M) -> usize {
+        message.retained_size()
+    }
 }
 
 #[cfg(test)]

@@ -374,4 +374,7 @@ fn retained_size_is_what_decoding_left_allocated() {
     assert_eq!(decoded.retained_size(), by_hand);
     // Strings are slices of the frame: nothing of their own.
     assert_eq!(decoded.brokers[0].host.retained_size(), 0);
+    // Through the dispatch enum, the same figure.
+    let response = kwire_messages::Response::Metadata(decoded);
+    assert_eq!(kwire::MessageEnum::retained_size(&response), by_hand);
 }
