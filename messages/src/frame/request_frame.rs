@@ -162,7 +162,7 @@ impl RequestFrame {
     ///
     /// ```
     /// use kwire::{DecodeErrorKind, DecodeLimits, Limit};
-    /// use kwire_messages::api::{MetadataRequest, MetadataRequestTopic};
+    /// use kwire_messages::api::metadata::{MetadataRequest, MetadataRequestTopic};
     /// use kwire_messages::frame::{self, FrameError, RequestFrame, TrailingBytes};
     /// use kwire_messages::{Request, RequestHeader};
     ///
