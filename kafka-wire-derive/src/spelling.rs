@@ -133,4 +133,28 @@ mod tests {
             assert!(!spelled_as_leaf(ty), "{}", quote!(#ty));
         }
     }
+
+    #[test]
+    fn only_values_that_own_no_heap_are_scalars() {
+        let scalars: [Type; 4] = [
+            syn::parse_quote!(i64),
+            syn::parse_quote!(kwire::KafkaString),
+            syn::parse_quote!(Records),
+            syn::parse_quote!((Uuid)),
+        ];
+        for ty in &scalars {
+            assert!(spelled_as_scalar(ty), "{}", quote!(#ty));
+        }
+        // Owned strings, arrays, options and anything else are asked.
+        let others: [Type; 5] = [
+            syn::parse_quote!(String),
+            syn::parse_quote!(Vec<i32>),
+            syn::parse_quote!(Option<KafkaString>),
+            syn::parse_quote!(BrokerIds),
+            syn::parse_quote!(Topic),
+        ];
+        for ty in &others {
+            assert!(!spelled_as_scalar(ty), "{}", quote!(#ty));
+        }
+    }
 }

@@ -70,13 +70,22 @@ fn retained_pass(container: &Container) -> TokenStream {
         .iter()
         .filter(|field| !spelled_as_scalar(&field.ty))
         .map(|field| {
-            let ident = &field.ident;
-            quote!(#p::Wire::retained_size(&self.#ident))
+            let (ty, ident) = (&field.ty, &field.ident);
+            quote!(<#ty as #p::FieldRules>::retained_field(&self.#ident))
         })
         .collect();
+    // Typed where it is taken, at the field's type, as the codec takes it: a
+    // field of another type is reported once, there.
     if let Some(unknown) = container.unknown_field() {
-        let ident = &unknown.ident;
-        terms.push(quote!(#p::UnknownTaggedFields::retained_size(&self.#ident)));
+        let span = unknown.ty_span;
+        let mut field = unknown.ident.clone();
+        field.set_span(span);
+        terms.push(quote_spanned! {span=>
+            {
+                let unknown: &#p::UnknownTaggedFields = &self.#field;
+                unknown.retained_size()
+            }
+        });
     }
     if terms.is_empty() {
         return TokenStream::new();
