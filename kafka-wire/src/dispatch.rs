@@ -128,7 +128,7 @@ pub trait MessageEnum: Sized {
     }
 
     /// [`decode`](MessageEnum::decode) within `limits` (see
-    /// [`Message::decode_with_limits`](crate::Message::decode_with_limits)).
+    /// [`Message::decode_with_limits`]).
     #[inline]
     fn decode_with_limits(
         api_key: i16,
