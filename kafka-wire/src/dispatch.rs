@@ -129,6 +129,46 @@ pub trait MessageEnum: Sized {
 
     /// [`decode`](MessageEnum::decode) within `limits` (see
     /// [`Message::decode_with_limits`]).
+    ///
+    /// ```
+    /// use kwire::{DecodeErrorKind, DecodeLimits, KafkaString, Limit, Message, MessageEnum};
+    ///
+    /// /// Asks for greetings.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = request, response = HelloResponse, versions = "0")]
+    /// struct HelloRequest {
+    ///     /// Who asks.
+    ///     #[kafka(versions = "0+")]
+    ///     names: Vec<KafkaString>,
+    /// }
+    ///
+    /// /// The greeting.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = response, versions = "0")]
+    /// struct HelloResponse {
+    ///     /// The words.
+    ///     #[kafka(versions = "0+")]
+    ///     greeting: KafkaString,
+    /// }
+    ///
+    /// /// Every request this service answers.
+    /// #[derive(Debug, Clone, PartialEq, kwire::RequestEnum)]
+    /// enum MyRequest {
+    ///     Hello(HelloRequest),
+    /// }
+    ///
+    /// let names = vec!["a".into(), "b".into()];
+    /// let bytes = HelloRequest { names }.encode(0).unwrap();
+    /// let limits = DecodeLimits::default().with_max_array_len(1);
+    /// let err = MyRequest::decode_with_limits(1000, 0, &bytes, &limits).unwrap_err();
+    /// match err {
+    ///     kwire::DispatchError::Decode(e) => assert!(matches!(
+    ///         e.kind(),
+    ///         DecodeErrorKind::LimitExceeded { limit: Limit::ArrayLength, value: 2, max: 1 }
+    ///     )),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// ```
     #[inline]
     fn decode_with_limits(
         api_key: i16,
@@ -164,6 +204,41 @@ pub trait MessageEnum: Sized {
     /// server weighs before it queues a decoded request. Strings, bytes and
     /// records decoded from a frame are slices of it and count nothing: the frame
     /// is what they retain.
+    ///
+    /// ```
+    /// use kwire::{DecodeErrorKind, DecodeLimits, KafkaString, Limit, Message, MessageEnum};
+    ///
+    /// /// Asks for greetings.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = request, response = HelloResponse, versions = "0")]
+    /// struct HelloRequest {
+    ///     /// Who asks.
+    ///     #[kafka(versions = "0+")]
+    ///     names: Vec<KafkaString>,
+    /// }
+    ///
+    /// /// The greeting.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = response, versions = "0")]
+    /// struct HelloResponse {
+    ///     /// The words.
+    ///     #[kafka(versions = "0+")]
+    ///     greeting: KafkaString,
+    /// }
+    ///
+    /// /// Every request this service answers.
+    /// #[derive(Debug, Clone, PartialEq, kwire::RequestEnum)]
+    /// enum MyRequest {
+    ///     Hello(HelloRequest),
+    /// }
+    ///
+    /// let names = vec!["a".into(), "b".into()];
+    /// let bytes = HelloRequest { names }.encode(0).unwrap();
+    /// let request = MyRequest::decode(1000, 0, &bytes).unwrap();
+    /// // Two strings in a vector: the vector's room for them; the strings are
+    /// // slices of `bytes`.
+    /// assert_eq!(request.retained_size(), 2 * std::mem::size_of::<KafkaString>());
+    /// ```
     fn retained_size(&self) -> usize {
         self.with_message(RetainedSize)
     }

@@ -192,36 +192,71 @@ impl DecodeLimits {
     }
 
     /// The largest frame, in bytes after the length prefix.
+    ///
+    /// ```
+    /// let limits = kwire::DecodeLimits::default().with_max_frame_size(4096);
+    /// assert_eq!(limits.max_frame_size(), 4096);
+    /// ```
     pub const fn max_frame_size(&self) -> usize {
         self.max_frame_size
     }
 
     /// The longest string, in bytes (never above Kafka's 32767).
+    ///
+    /// ```
+    /// let limits = kwire::DecodeLimits::default().with_max_string_len(100);
+    /// assert_eq!(limits.max_string_len(), 100);
+    /// ```
     pub const fn max_string_len(&self) -> usize {
         self.max_string_len
     }
 
     /// The longest `bytes` or `records` value, in bytes.
+    ///
+    /// ```
+    /// let limits = kwire::DecodeLimits::default().with_max_bytes_len(100);
+    /// assert_eq!(limits.max_bytes_len(), 100);
+    /// ```
     pub const fn max_bytes_len(&self) -> usize {
         self.max_bytes_len
     }
 
     /// The most elements of one array.
+    ///
+    /// ```
+    /// let limits = kwire::DecodeLimits::default().with_max_array_len(100);
+    /// assert_eq!(limits.max_array_len(), 100);
+    /// ```
     pub const fn max_array_len(&self) -> usize {
         self.max_array_len
     }
 
     /// The most array elements of one message, all arrays together.
+    ///
+    /// ```
+    /// let limits = kwire::DecodeLimits::default().with_max_array_elements(100);
+    /// assert_eq!(limits.max_array_elements(), 100);
+    /// ```
     pub const fn max_array_elements(&self) -> usize {
         self.max_array_elements
     }
 
     /// The most records of one message, all `records` fields together.
+    ///
+    /// ```
+    /// let limits = kwire::DecodeLimits::default().with_max_records(100);
+    /// assert_eq!(limits.max_records(), 100);
+    /// ```
     pub const fn max_records(&self) -> usize {
         self.max_records
     }
 
     /// The most bytes one request's record batches decompress to, together.
+    ///
+    /// ```
+    /// let limits = kwire::DecodeLimits::default().with_max_decompressed_bytes(100);
+    /// assert_eq!(limits.max_decompressed_bytes(), 100);
+    /// ```
     pub const fn max_decompressed_bytes(&self) -> usize {
         self.max_decompressed_bytes
     }
@@ -261,6 +296,10 @@ pub enum Limit {
 
 impl Limit {
     /// The limit's name, as errors print it.
+    ///
+    /// ```
+    /// assert_eq!(kwire::Limit::ArrayElements.name(), "array elements per message");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Limit::FrameSize => "frame size",

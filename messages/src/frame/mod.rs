@@ -270,6 +270,20 @@ pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), Fra
 
 /// [`decode_any_request`] within a server's `limits` (see
 /// [`decode_request_with_limits`]).
+///
+/// ```
+/// use kwire::DecodeLimits;
+/// use kwire_messages::api::HeartbeatRequest;
+/// use kwire_messages::{frame, Request, RequestHeader};
+///
+/// let header = RequestHeader::default().with_request_api_key(12).with_request_api_version(4);
+/// let bytes = frame::encode_request(&header, &HeartbeatRequest::default()).unwrap();
+/// let (_, request) = frame::decode_any_request_with_limits(&bytes, &DecodeLimits::default()).unwrap();
+/// assert!(matches!(request, Request::Heartbeat(_)));
+/// // A frame over the limit is refused before its body is read.
+/// let tiny = DecodeLimits::default().with_max_frame_size(8);
+/// assert!(frame::decode_any_request_with_limits(&bytes, &tiny).is_err());
+/// ```
 pub fn decode_any_request_with_limits(
     frame: &Bytes,
     limits: &DecodeLimits,
@@ -288,6 +302,18 @@ pub fn decode_request_enum<R: RequestEnum>(
 
 /// [`decode_request_enum`] within a server's `limits` (see
 /// [`decode_request_with_limits`]).
+///
+/// ```
+/// use kwire::DecodeLimits;
+/// use kwire_messages::api::HeartbeatRequest;
+/// use kwire_messages::{frame, Request, RequestHeader};
+///
+/// let header = RequestHeader::default().with_request_api_key(12).with_request_api_version(4);
+/// let bytes = frame::encode_request(&header, &HeartbeatRequest::default()).unwrap();
+/// let limits = DecodeLimits::default().with_max_string_len(64);
+/// let (header, _) = frame::decode_request_enum_with_limits::<Request>(&bytes, &limits).unwrap();
+/// assert_eq!(header.request_api_key, 12);
+/// ```
 pub fn decode_request_enum_with_limits<R: RequestEnum>(
     frame: &Bytes,
     limits: &DecodeLimits,

@@ -208,6 +208,21 @@ impl RequestFrame {
 
     /// [`decode_as`](Self::decode_as) within a server's `limits` (see
     /// [`decode_with_limits`](Self::decode_with_limits)).
+    ///
+    /// ```
+    /// use kwire::DecodeLimits;
+    /// use kwire_messages::api::HeartbeatRequest;
+    /// use kwire_messages::frame::{self, RequestFrame, TrailingBytes};
+    /// use kwire_messages::RequestHeader;
+    ///
+    /// let header = RequestHeader::default().with_request_api_key(12).with_request_api_version(4);
+    /// let bytes = frame::encode_request(&header, &HeartbeatRequest::default()).unwrap();
+    /// let request = RequestFrame::parse(&bytes).unwrap();
+    /// let read = request
+    ///     .decode_as_with_limits::<HeartbeatRequest>(TrailingBytes::Refuse, &DecodeLimits::default())
+    ///     .unwrap();
+    /// assert_eq!(read.body, HeartbeatRequest::default());
+    /// ```
     pub fn decode_as_with_limits<M: Message>(
         &self,
         trailing: TrailingBytes,

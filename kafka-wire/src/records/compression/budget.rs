@@ -39,12 +39,25 @@ pub struct DecompressionBudget {
 
 impl DecompressionBudget {
     /// A budget of `limits.max_decompressed_bytes()` for one request.
+    ///
+    /// ```
+    /// use kwire::records::DecompressionBudget;
+    /// use kwire::DecodeLimits;
+    ///
+    /// let limits = DecodeLimits::default().with_max_decompressed_bytes(1000);
+    /// assert_eq!(DecompressionBudget::new(&limits).left(), 1000);
+    /// ```
     pub fn new(limits: &DecodeLimits) -> Self {
         let max = limits.max_decompressed_bytes();
         DecompressionBudget { max, left: max }
     }
 
     /// The bytes the request may still decompress to.
+    ///
+    /// ```
+    /// let budget = kwire::records::DecompressionBudget::new(&kwire::DecodeLimits::DEFAULT);
+    /// assert_eq!(budget.left(), kwire::records::DEFAULT_MAX_DECOMPRESSED);
+    /// ```
     pub fn left(&self) -> usize {
         self.left
     }
@@ -54,6 +67,18 @@ impl DecompressionBudget {
     /// [`LimitExceeded`](RecordsError::LimitExceeded) with
     /// [`Limit::DecompressedBytes`]; other errors are
     /// [`RecordBatch::records_with_limit`]'s.
+    ///
+    /// ```
+    /// use kwire::records::{DecompressionBudget, RecordBatch, RecordBatchBuilder, RecordsError};
+    /// use kwire::{DecodeLimits, Limit};
+    ///
+    /// let mut builder = RecordBatchBuilder::new(0);
+    /// builder.append(0, None, Some(b"value"), &[])?;
+    /// let (batch, _) = RecordBatch::parse(builder.build()?)?;
+    /// let mut budget = DecompressionBudget::new(&DecodeLimits::default());
+    /// assert_eq!(budget.records(&batch)?.count(), 1);
+    /// # Ok::<(), RecordsError>(())
+    /// ```
     pub fn records<'b>(&mut self, batch: &'b RecordBatch) -> Result<RecordIter<'b>, RecordsError> {
         let compressed = batch.compression()? != Compression::None;
         match batch.records_with_limit(self.left) {
