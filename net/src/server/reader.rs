@@ -134,6 +134,15 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     /// [`DecodeLimits::max_frame_size`](kwire::DecodeLimits::max_frame_size), so
     /// that the frames it reads and the requests decoded from them keep to one
     /// set of limits.
+    ///
+    /// ```
+    /// use kwire::DecodeLimits;
+    /// use kwire_net::server::{FrameReader, MemoryBudget};
+    ///
+    /// let limits = DecodeLimits::default().with_max_frame_size(64 * 1024);
+    /// let reader = FrameReader::new(&b""[..], MemoryBudget::new(1 << 20)).with_limits(&limits);
+    /// assert_eq!(reader.max_frame_size(), 64 * 1024);
+    /// ```
     pub fn with_limits(self, limits: &kwire::DecodeLimits) -> Self {
         self.with_max_frame_size(limits.max_frame_size())
     }
