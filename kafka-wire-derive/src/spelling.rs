@@ -57,6 +57,22 @@ pub fn spelled_as_leaf(ty: &Type) -> bool {
     }
 }
 
+/// True when `ty` is spelled as a leaf type that owns no heap memory when
+/// decoded: a scalar, a uuid, or a string, bytes or records value (slices of the
+/// input). Only ever used to leave out a `retained_size` call that would add zero.
+pub fn spelled_as_scalar(ty: &Type) -> bool {
+    match ty {
+        Type::Paren(inner) => spelled_as_scalar(&inner.elem),
+        Type::Group(inner) => spelled_as_scalar(&inner.elem),
+        Type::Path(path) if path.qself.is_none() => path.path.segments.last().is_some_and(|last| {
+            matches!(last.arguments, PathArguments::None)
+                && last.ident != "String"
+                && LEAF_TYPES.iter().any(|leaf| last.ident == leaf)
+        }),
+        _ => false,
+    }
+}
+
 /// True when `ty` is spelled `Option<...>`.
 pub fn spelled_as_option(ty: &Type) -> bool {
     match ty {
@@ -115,6 +131,30 @@ mod tests {
         ];
         for ty in &others {
             assert!(!spelled_as_leaf(ty), "{}", quote!(#ty));
+        }
+    }
+
+    #[test]
+    fn only_values_that_own_no_heap_are_scalars() {
+        let scalars: [Type; 4] = [
+            syn::parse_quote!(i64),
+            syn::parse_quote!(kwire::KafkaString),
+            syn::parse_quote!(Records),
+            syn::parse_quote!((Uuid)),
+        ];
+        for ty in &scalars {
+            assert!(spelled_as_scalar(ty), "{}", quote!(#ty));
+        }
+        // Owned strings, arrays, options and anything else are asked.
+        let others: [Type; 5] = [
+            syn::parse_quote!(String),
+            syn::parse_quote!(Vec<i32>),
+            syn::parse_quote!(Option<KafkaString>),
+            syn::parse_quote!(BrokerIds),
+            syn::parse_quote!(Topic),
+        ];
+        for ty in &others {
+            assert!(!spelled_as_scalar(ty), "{}", quote!(#ty));
         }
     }
 }

@@ -47,7 +47,7 @@ use crate::wire::ChunkedBytes;
 use crate::{AnyMessage, Encoder};
 
 use crate::schema::MessageSchema;
-use crate::{DecodeError, EncodeError, Message, Reader};
+use crate::{DecodeError, DecodeLimits, EncodeError, Message, Reader};
 
 /// A request, linked at the type level to the response that answers it.
 ///
@@ -124,7 +124,59 @@ pub trait MessageEnum: Sized {
     /// belong to it.
     #[inline]
     fn decode(api_key: i16, version: i16, input: &Bytes) -> Result<Self, DispatchError> {
-        let mut reader = Reader::new(input);
+        Self::decode_with_limits(api_key, version, input, &DecodeLimits::DEFAULT)
+    }
+
+    /// [`decode`](MessageEnum::decode) within `limits` (see
+    /// [`Message::decode_with_limits`]).
+    ///
+    /// ```
+    /// use kwire::{DecodeErrorKind, DecodeLimits, KafkaString, Limit, Message, MessageEnum};
+    ///
+    /// /// Asks for greetings.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = request, response = HelloResponse, versions = "0")]
+    /// struct HelloRequest {
+    ///     /// Who asks.
+    ///     #[kafka(versions = "0+")]
+    ///     names: Vec<KafkaString>,
+    /// }
+    ///
+    /// /// The greeting.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = response, versions = "0")]
+    /// struct HelloResponse {
+    ///     /// The words.
+    ///     #[kafka(versions = "0+")]
+    ///     greeting: KafkaString,
+    /// }
+    ///
+    /// /// Every request this service answers.
+    /// #[derive(Debug, Clone, PartialEq, kwire::RequestEnum)]
+    /// enum MyRequest {
+    ///     Hello(HelloRequest),
+    /// }
+    ///
+    /// let names = vec!["a".into(), "b".into()];
+    /// let bytes = HelloRequest { names }.encode(0).unwrap();
+    /// let limits = DecodeLimits::default().with_max_array_len(1);
+    /// let err = MyRequest::decode_with_limits(1000, 0, &bytes, &limits).unwrap_err();
+    /// match err {
+    ///     kwire::DispatchError::Decode(e) => assert!(matches!(
+    ///         e.kind(),
+    ///         DecodeErrorKind::LimitExceeded { limit: Limit::ArrayLength, value: 2, max: 1 }
+    ///     )),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// ```
+    #[inline]
+    fn decode_with_limits(
+        api_key: i16,
+        version: i16,
+        input: &Bytes,
+        limits: &DecodeLimits,
+    ) -> Result<Self, DispatchError> {
+        let mut reader = Reader::with_limits(input, limits);
         let message = Self::read_from(api_key, version, &mut reader)?;
         match reader.expect_end() {
             Ok(()) => Ok(message),
@@ -146,6 +198,50 @@ pub trait MessageEnum: Sized {
     /// The message held, its type forgotten: encoding it through this is one copy
     /// of code for every variant.
     fn as_message(&self) -> AnyMessage<'_>;
+
+    /// The heap bytes the message held retains, as
+    /// [`Wire::retained_size`](crate::Wire::retained_size) counts them: what a
+    /// server weighs before it queues a decoded request. Strings, bytes and
+    /// records decoded from a frame are slices of it and count nothing: the frame
+    /// is what they retain.
+    ///
+    /// ```
+    /// use kwire::{DecodeErrorKind, DecodeLimits, KafkaString, Limit, Message, MessageEnum};
+    ///
+    /// /// Asks for greetings.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = request, response = HelloResponse, versions = "0")]
+    /// struct HelloRequest {
+    ///     /// Who asks.
+    ///     #[kafka(versions = "0+")]
+    ///     names: Vec<KafkaString>,
+    /// }
+    ///
+    /// /// The greeting.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(api_key = 1000, kind = response, versions = "0")]
+    /// struct HelloResponse {
+    ///     /// The words.
+    ///     #[kafka(versions = "0+")]
+    ///     greeting: KafkaString,
+    /// }
+    ///
+    /// /// Every request this service answers.
+    /// #[derive(Debug, Clone, PartialEq, kwire::RequestEnum)]
+    /// enum MyRequest {
+    ///     Hello(HelloRequest),
+    /// }
+    ///
+    /// let names = vec!["a".into(), "b".into()];
+    /// let bytes = HelloRequest { names }.encode(0).unwrap();
+    /// let request = MyRequest::decode(1000, 0, &bytes).unwrap();
+    /// // Two strings in a vector: the vector's room for them; the strings are
+    /// // slices of `bytes`.
+    /// assert_eq!(request.retained_size(), 2 * std::mem::size_of::<KafkaString>());
+    /// ```
+    fn retained_size(&self) -> usize {
+        self.with_message(RetainedSize)
+    }
 
     /// The message held, checked and sized at `version`, ready to write
     /// ([`Message::encoder`]).
@@ -345,6 +441,17 @@ pub const fn first_repeated_key(keys: &[i16]) -> usize {
         i += 1;
     }
     usize::MAX
+}
+
+/// [`MessageEnum::retained_size`]'s call on the message held.
+struct RetainedSize;
+
+impl WithMessage for RetainedSize {
+    type Output = usize;
+
+    fn call<M: Message>(self, message: &M) -> usize {
+        message.retained_size()
+    }
 }
 
 #[cfg(test)]

@@ -79,6 +79,11 @@ pub trait FieldRules: Sized {
     /// the field in an error.
     fn read_field(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError>;
 
+    /// The heap bytes the field's value holds ([`Wire::retained_size`]). Named
+    /// through this trait, as the other passes are, so that a field of a type
+    /// that is not a Kafka type is reported once, not again for this call.
+    fn retained_field(&self) -> usize;
+
     /// Strict encoding's pass over an ignorable field: fails when this version
     /// lacks the field and its value is not the default (which Kafka's rule drops),
     /// and looks inside a value the version has. A plain function for the default,
@@ -164,6 +169,11 @@ impl<T: Wire> FieldRules for T {
     #[inline(always)]
     fn read_field(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
         self.read_in_place(reader, cx)
+    }
+
+    #[inline(always)]
+    fn retained_field(&self) -> usize {
+        self.retained_size()
     }
 
     #[inline(always)]

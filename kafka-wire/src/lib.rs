@@ -44,6 +44,18 @@
 //! - `gzip`, `snappy`, `lz4`, `zstd` (all four: `compression`): record batch
 //!   codecs for [`records`].
 //!
+//! # Limits a server sets
+//!
+//! Decoding keeps to a [`DecodeLimits`]: the largest frame, string, bytes value
+//! and array, and per message the array elements, records and decompressed bytes
+//! in all. Each is checked where its length or count is read, before anything is
+//! sized by it, and refused as [`LimitExceeded`](DecodeErrorKind::LimitExceeded)
+//! naming the [`Limit`]. [`Message::decode`] keeps to the defaults (this crate's
+//! bounds without limits); [`Message::decode_with_limits`], the frame decoders of
+//! `kwire-messages` and the splitters of `kwire-net` take a server's own. Once a
+//! request is decoded, [`Wire::retained_size`] says how much heap memory it holds,
+//! for a server to admit it into a queue or refuse it.
+//!
 //! # Where this crate is stricter than Kafka
 //!
 //! Kafka's Java code accepts some inputs that this crate refuses, each because
@@ -100,6 +112,7 @@ mod error;
 mod field_rules;
 #[cfg(feature = "json")]
 pub mod json;
+mod limits;
 mod message;
 pub mod records;
 pub mod schema;
@@ -123,6 +136,7 @@ pub use error::{
     DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, FieldPath, PathSegment,
 };
 pub use kwire_version::{VersionRange, VersionRangeError};
+pub use limits::{DecodeLimits, Limit};
 pub use message::{JsonForm, Message, Struct};
 pub use wire::reader::Reader;
 pub use wire::{

@@ -53,6 +53,20 @@ impl KafkaFrameCodec {
         Self { max_frame_size }
     }
 
+    /// A codec that refuses to decode frames longer than a server's
+    /// [`DecodeLimits::max_frame_size`](kwire::DecodeLimits::max_frame_size).
+    ///
+    /// ```
+    /// use kwire::DecodeLimits;
+    /// use kwire_net::codec::KafkaFrameCodec;
+    ///
+    /// let limits = DecodeLimits::default().with_max_frame_size(1 << 20);
+    /// assert_eq!(KafkaFrameCodec::with_limits(&limits).max_frame_size(), 1 << 20);
+    /// ```
+    pub fn with_limits(limits: &kwire::DecodeLimits) -> Self {
+        Self::with_max_frame_size(limits.max_frame_size())
+    }
+
     /// The largest frame this codec decodes, in bytes (not counting the prefix).
     pub fn max_frame_size(&self) -> usize {
         self.max_frame_size

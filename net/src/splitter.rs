@@ -19,11 +19,13 @@
 use std::fmt;
 
 use bytes::{BufMut, Bytes, BytesMut};
+use kwire::DecodeLimits;
 use kwire_messages::frame::{length_prefix, read_length, FrameLengthError, PREFIX_LEN};
 
 /// The default maximum frame size: 100 MiB, Kafka's default for the broker's
-/// `socket.request.max.bytes` (104857600).
-pub const DEFAULT_MAX_FRAME_SIZE: usize = 100 * 1024 * 1024;
+/// `socket.request.max.bytes` (104857600); the default
+/// [`DecodeLimits::max_frame_size`], whose value this is.
+pub const DEFAULT_MAX_FRAME_SIZE: usize = DecodeLimits::DEFAULT.max_frame_size();
 
 /// The most room reserved at once for the rest of an incomplete frame.
 const RESERVE_STEP: usize = 64 * 1024;
@@ -148,6 +150,26 @@ impl FrameSplitter {
             buf: BytesMut::new(),
             max_frame_size,
         }
+    }
+
+    /// A splitter that refuses frames longer than a server's
+    /// [`DecodeLimits::max_frame_size`].
+    ///
+    /// ```
+    /// use kwire::DecodeLimits;
+    /// use kwire_messages::frame::FrameLengthError;
+    /// use kwire_net::splitter::FrameSplitter;
+    ///
+    /// let limits = DecodeLimits::default().with_max_frame_size(1024);
+    /// let mut splitter = FrameSplitter::with_limits(&limits);
+    /// splitter.extend_from_slice(&(1_i32 << 30).to_be_bytes());
+    /// assert_eq!(
+    ///     splitter.next_frame(),
+    ///     Err(FrameLengthError::TooLarge { len: 1 << 30, max: 1024 })
+    /// );
+    /// ```
+    pub fn with_limits(limits: &DecodeLimits) -> Self {
+        Self::with_max_frame_size(limits.max_frame_size())
     }
 
     /// The largest frame this splitter accepts, in bytes (not counting the prefix).

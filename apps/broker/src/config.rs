@@ -4,7 +4,7 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use kwire::KafkaString;
+use kwire::{DecodeLimits, KafkaString};
 
 use crate::listeners::{ListenerSpec, Protocol};
 use crate::security::{Security, SecurityOptions};
@@ -15,6 +15,8 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--listener PROTOCOL
                          [--max-partitions-per-topic N] [--max-partitions N] \
                          [--fetch-max-bytes N] [--fetch-max-wait-ms N] [--group-max-size N] \
                          [--offset-metadata-max-bytes N] [--log-max-bytes N] \
+                         [--max-request-array-elements N] [--max-request-records N] \
+                         [--max-request-decompressed-bytes N] \
                          [--queued-max-request-bytes N] [--socket-request-max-bytes N] \
                          [--max-connections N] [--max-connections-per-ip N] \
                          [--connections-max-idle-ms MS] [--small-request-max-bytes N] \
@@ -208,6 +210,9 @@ pub struct Config {
     pub default_partitions: i32,
     pub auto_create: bool,
     pub limits: Limits,
+    /// What every request is decoded within: the frame size from
+    /// `--socket-request-max-bytes`, the per-request totals from [`Limits`].
+    pub decode: DecodeLimits,
 }
 
 impl Config {
@@ -225,6 +230,9 @@ impl Config {
             default_partitions: options.partitions,
             auto_create: options.auto_create,
             limits: options.limits,
+            decode: options
+                .limits
+                .decode_limits(options.server.socket_request_max_bytes),
         }
     }
 }
@@ -259,6 +267,17 @@ pub struct Limits {
     /// KAFKA_STORAGE_ERROR, which is what a Produce past this gets). The logs are
     /// in memory, so without it a producer could fill the machine.
     pub log_max_bytes: i64,
+    /// Array elements one request may hold in all its arrays together
+    /// (`--max-request-array-elements`; Kafka has no such setting). Each
+    /// element is a struct or value in memory, often larger than its bytes on
+    /// the wire: this bounds what a request of many small elements decodes to.
+    pub max_request_array_elements: usize,
+    /// Records one request may carry in all its record batches together
+    /// (`--max-request-records`, their `recordsCount`s; no Kafka name).
+    pub max_request_records: usize,
+    /// Bytes the record batches of one request may decompress to, all together
+    /// (`--max-request-decompressed-bytes`; no Kafka name).
+    pub max_request_decompressed_bytes: usize,
 }
 
 impl Default for Limits {
@@ -271,6 +290,12 @@ impl Default for Limits {
             group_max_size: 1000,
             offset_metadata_max_bytes: 4096,
             log_max_bytes: 4 << 30,
+            // A million elements: about 40 MB of partitions in a CreateTopics or
+            // Metadata request, well beyond any real one.
+            max_request_array_elements: 1_000_000,
+            // A hundred megabytes of the smallest records.
+            max_request_records: 10_000_000,
+            max_request_decompressed_bytes: kwire::records::DEFAULT_MAX_DECOMPRESSED,
         }
     }
 }
@@ -285,6 +310,17 @@ impl Limits {
             )));
         }
         Ok(())
+    }
+
+    /// The limits every request is decoded within: frames up to
+    /// `max_frame_size` (`--socket-request-max-bytes`), and these per-request
+    /// totals; strings stay within Kafka's own 32767 bytes.
+    pub fn decode_limits(&self, max_frame_size: usize) -> DecodeLimits {
+        DecodeLimits::default()
+            .with_max_frame_size(max_frame_size)
+            .with_max_array_elements(self.max_request_array_elements)
+            .with_max_records(self.max_request_records)
+            .with_max_decompressed_bytes(self.max_request_decompressed_bytes)
     }
 
     /// Takes `option` if it is one of these; `Ok(false)` if it is not.
@@ -305,6 +341,16 @@ impl Limits {
             "--offset-metadata-max-bytes" => self.offset_metadata_max_bytes = count(value)?,
             "--log-max-bytes" => {
                 self.log_max_bytes = non_negative(option, &value(option)?, "a size")?;
+            }
+            "--max-request-array-elements" => {
+                self.max_request_array_elements = non_negative(option, &value(option)?, "a count")?;
+            }
+            "--max-request-records" => {
+                self.max_request_records = non_negative(option, &value(option)?, "a count")?;
+            }
+            "--max-request-decompressed-bytes" => {
+                self.max_request_decompressed_bytes =
+                    non_negative(option, &value(option)?, "a size")?;
             }
             _ => return Ok(false),
         }
@@ -345,6 +391,34 @@ mod limits_tests {
         let big = parse(&["--log-max-bytes", "8589934592"]).expect("ok");
         assert_eq!(big.limits.log_max_bytes, 8 << 30);
         assert!(parse(&["--log-max-bytes", "-1"]).is_err());
+    }
+
+    #[test]
+    fn decode_limits_come_from_the_request_limits_and_the_frame_size() {
+        let options = parse(&[
+            "--max-request-array-elements",
+            "500",
+            "--max-request-records",
+            "70",
+            "--max-request-decompressed-bytes",
+            "4096",
+            "--socket-request-max-bytes",
+            "65536",
+        ])
+        .expect("ok");
+        let config = Config::new(&options, "127.0.0.1:9092".parse().unwrap());
+        let limits = config.decode;
+        assert_eq!(limits.max_frame_size(), 65536);
+        assert_eq!(limits.max_array_elements(), 500);
+        assert_eq!(limits.max_records(), 70);
+        assert_eq!(limits.max_decompressed_bytes(), 4096);
+        assert_eq!(limits.max_string_len(), 32767);
+        assert!(parse(&["--max-request-records", "-5"]).is_err());
+        // By default a request is bounded too.
+        let default = parse(&[]).expect("ok");
+        let limits = Config::new(&default, "127.0.0.1:9092".parse().unwrap()).decode;
+        assert_eq!(limits.max_array_elements(), 1_000_000);
+        assert_eq!(limits.max_frame_size(), 104_857_600);
     }
 
     #[test]

@@ -204,8 +204,11 @@ async fn answer(
         return Err(Closed::NotServed { api_key, version });
     }
 
+    // Within the broker's decode limits: a request over one fails here, before
+    // what it claims is allocated, and the connection closes as for any body
+    // that cannot be read.
     let decoded = request
-        .decode::<Request>(TrailingBytes::Ignore)
+        .decode_with_limits::<Request>(TrailingBytes::Ignore, &broker.config.decode)
         .map_err(Closed::Request)?;
     if decoded.ignored > 0 {
         tracing::debug!(%peer, ignored = decoded.ignored, "bytes after the request body ignored");

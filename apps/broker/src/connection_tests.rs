@@ -95,3 +95,55 @@ fn every_answer_is_one_frame_of_its_own_length() {
     let prefix = frame.get_i32();
     assert_eq!(usize::try_from(prefix).expect("positive") + 4, length);
 }
+
+/// A request over the broker's decode limits is refused as it is decoded, naming
+/// the limit, and closes the connection as any unreadable request does.
+#[test]
+fn a_request_over_the_decode_limits_is_refused_naming_the_limit() {
+    use kwire::{DecodeErrorKind, Limit};
+    use kwire_messages::api::metadata::{MetadataRequest, MetadataRequestTopic};
+    use kwire_messages::frame::FrameError;
+
+    let broker = testing::broker(Limits {
+        max_request_array_elements: 2,
+        ..Limits::default()
+    });
+    let topics = vec![MetadataRequestTopic::default().with_name(Some("t".into())); 3];
+    let header = RequestHeader::default()
+        .with_request_api_key(ApiKey::Metadata.key())
+        .with_request_api_version(12)
+        .with_correlation_id(9);
+    let frame = frame::encode_request(
+        &header,
+        &MetadataRequest::default().with_topics(Some(topics)),
+    )
+    .expect("frames");
+    let endpoint = Endpoint {
+        protocol: Protocol::Plaintext,
+        tls: None,
+        host: "localhost".into(),
+        port: 9092,
+    };
+    let peer = "127.0.0.1:50000".parse().expect("an address");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a runtime");
+    let mut held = Held::default();
+    let answer = runtime.block_on(answer(&broker, &endpoint, &frame, peer, &mut held, None));
+    match answer {
+        Err(Closed::Request(RequestError {
+            error: FrameError::Decode(error),
+            ..
+        })) => assert_eq!(
+            error.kind(),
+            &DecodeErrorKind::LimitExceeded {
+                limit: Limit::ArrayElements,
+                value: 3,
+                max: 2
+            }
+        ),
+        Err(other) => panic!("closed for another reason: {other}"),
+        Ok(_) => panic!("answered a request over the limits"),
+    }
+}

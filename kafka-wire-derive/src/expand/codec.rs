@@ -9,7 +9,7 @@ use super::defaults::{default_fn, is_default_fn};
 use crate::model::{Container, Field};
 use crate::private_path;
 use crate::range::{self, Range};
-use crate::spelling::spelled_as_leaf;
+use crate::spelling::{spelled_as_leaf, spelled_as_scalar};
 
 /// Indices of tagged fields, in tag order.
 fn tagged_in_order(container: &Container) -> Vec<usize> {
@@ -56,6 +56,46 @@ fn strict_pass(container: &Container) -> TokenStream {
         }
     });
     quote!(#method)
+}
+
+/// `retained_size`: the heap bytes held by the fields that can hold any (arrays,
+/// options, owned strings, nested structs, unknown tags), one runtime call each.
+/// A struct of scalars and shared slices keeps the trait's provided method, zero,
+/// and compiles nothing; the method is `#[inline]`, so that only programs that
+/// ask for the figure compile it.
+fn retained_pass(container: &Container) -> TokenStream {
+    let p = private_path::private();
+    let mut terms: Vec<TokenStream> = container
+        .fields
+        .iter()
+        .filter(|field| !spelled_as_scalar(&field.ty))
+        .map(|field| {
+            let (ty, ident) = (&field.ty, &field.ident);
+            quote!(<#ty as #p::FieldRules>::retained_field(&self.#ident))
+        })
+        .collect();
+    // Typed where it is taken, at the field's type, as the codec takes it: a
+    // field of another type is reported once, there.
+    if let Some(unknown) = container.unknown_field() {
+        let span = unknown.ty_span;
+        let mut field = unknown.ident.clone();
+        field.set_span(span);
+        terms.push(quote_spanned! {span=>
+            {
+                let unknown: &#p::UnknownTaggedFields = &self.#field;
+                unknown.retained_size()
+            }
+        });
+    }
+    if terms.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        #[inline]
+        fn retained_size(&self) -> usize {
+            #(#terms)+*
+        }
+    }
 }
 
 /// When a version-dependent piece of code runs: at every version, at none, or
@@ -268,6 +308,7 @@ pub fn wire_impl(container: &Container) -> TokenStream {
     let known = known_versions(container);
 
     let strict = strict_pass(container);
+    let retained = retained_pass(container);
     let tagged = tagged_in_order(container);
     let known_tags = tagged.len() as u32;
 
@@ -425,6 +466,8 @@ pub fn wire_impl(container: &Container) -> TokenStream {
             const TYPE: #p::TypeSchema = #p::TypeSchema::Struct(&<Self as #p::Struct>::STRUCT_SCHEMA);
 
             #strict
+
+            #retained
 
             // unreachable_code: a struct whose fields cannot fail never leaves the block.
             #[inline]

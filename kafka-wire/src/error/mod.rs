@@ -96,6 +96,19 @@ pub enum DecodeErrorKind {
     /// Bytes were left over after a whole message was read.
     #[error("{0} bytes left over after the message")]
     TrailingBytes(usize),
+    /// A length or count went over one of the reader's
+    /// [`DecodeLimits`](crate::DecodeLimits); refused where it was read, before
+    /// anything was sized by it.
+    #[error("{limit} of {value} is over the limit of {max}")]
+    LimitExceeded {
+        /// The limit.
+        limit: crate::Limit,
+        /// The length or count asked for (for a per-message total, the total with
+        /// this value included).
+        value: u64,
+        /// The limit's value.
+        max: u64,
+    },
 }
 
 /// An input that could not be decoded: what, where (field path) and at which byte.

@@ -125,4 +125,16 @@ pub enum RecordsError {
     /// together.
     #[error("inconsistent record batch: {0}")]
     InconsistentBatch(&'static str),
+    /// One of a server's [`DecodeLimits`](crate::DecodeLimits) was exceeded
+    /// (see [`DecompressionBudget`](super::DecompressionBudget)).
+    #[error("{limit} of {value} is over the limit of {max}")]
+    LimitExceeded {
+        /// The limit.
+        limit: crate::Limit,
+        /// The value asked for (for decompression: the bytes decompressed when it
+        /// was stopped, one past the limit).
+        value: u64,
+        /// The limit's value.
+        max: u64,
+    },
 }

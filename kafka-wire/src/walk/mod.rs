@@ -171,6 +171,8 @@ impl Walk<'_> {
             self.emit(start..reader.position(), Item::Null);
             return Ok(());
         };
+        let at = reader.position();
+        reader.budget().check_bytes_len(len, at)?;
         if len > 0 {
             self.emit(start..reader.position(), Item::Length(len));
         }

@@ -18,6 +18,9 @@ trait Elements: Sized + Default {
     /// How many elements it holds without allocating.
     fn in_place() -> usize;
     fn reserve_exact(&mut self, additional: usize);
+    /// How many elements its heap allocation has room for (none when it holds
+    /// them in place).
+    fn heap_capacity(&self) -> usize;
     /// Reads one more element onto the end; an error names its position.
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError>;
 }
@@ -38,6 +41,10 @@ impl<T: Wire> Elements for Vec<T> {
     }
     fn reserve_exact(&mut self, additional: usize) {
         Vec::reserve_exact(self, additional);
+    }
+    #[inline]
+    fn heap_capacity(&self) -> usize {
+        self.capacity()
     }
     #[inline(always)]
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
@@ -83,6 +90,14 @@ where
     fn reserve_exact(&mut self, additional: usize) {
         SmallVec::reserve_exact(self, additional);
     }
+    #[inline]
+    fn heap_capacity(&self) -> usize {
+        if self.spilled() {
+            self.capacity()
+        } else {
+            0
+        }
+    }
     #[inline(always)]
     fn read_one(&mut self, reader: &mut Reader<'_>, cx: Cx) -> Result<(), DecodeError> {
         // Pushed whole: its elements are small, and finding the last one again would
@@ -124,6 +139,11 @@ macro_rules! array_wire {
             #[inline]
             fn check_lossless(&self, cx: Cx) -> Result<(), EncodeError> {
                 check_lossless(Elements::as_slice(self), cx)
+            }
+
+            #[inline]
+            fn retained_size(&self) -> usize {
+                retained_size(self)
             }
 
             #[inline]
@@ -258,6 +278,7 @@ fn begin_read(
     let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
         return Ok(None);
     };
+    reader.budget().take_elements(count, start)?;
     let reserved = reservation(
         count,
         start,
@@ -359,6 +380,21 @@ fn check_lossless<T: Wire>(elements: &[T], cx: Cx) -> Result<(), EncodeError> {
     Ok(())
 }
 
+/// An array's heap bytes: its allocation, and what its elements hold. Elements of
+/// a fixed size (replica lists) hold nothing, which is known when the program
+/// compiles: they are not walked.
+fn retained_size<E: Elements>(elements: &E) -> usize {
+    let own = elements
+        .heap_capacity()
+        .saturating_mul(std::mem::size_of::<E::Item>());
+    if in_line::<E::Item>() {
+        return own;
+    }
+    elements.as_slice().iter().fold(own, |total, element| {
+        total.saturating_add(element.retained_size())
+    })
+}
+
 /// The most memory an array reserves before its elements are decoded, unless more
 /// input than this remains: then as much as the input that remains. Past it,
 /// capacity grows with the elements actually decoded (see [`read_elements`]).
@@ -408,6 +444,8 @@ pub(crate) fn read_schema_count(
     let Some(count) = length::read_value_len(reader, cx, Classic::Int32)? else {
         return Ok(None);
     };
+    // In the decoder's order: the limit, then the count rule.
+    reader.budget().take_elements(count, start)?;
     check_count(count, start, reader.remaining(), type_min_size(element, cx))?;
     Ok(Some(count))
 }

@@ -66,7 +66,7 @@ impl AsBytes for Records {
 /// Records are zero-copy (attached, not copied, by a vectored writer) and counted
 /// as such while sizing; plain bytes are zero-copy only in a `zero_copy` field.
 macro_rules! bytes_like {
-    ($ty:ty, $schema:ident, $from_bytes:expr, starts_null: $starts_null:expr, zero_copy: $zero_copy:expr) => {
+    ($ty:ty, $schema:ident, $from_bytes:expr, $records:literal, starts_null: $starts_null:expr, zero_copy: $zero_copy:expr) => {
         impl Wire for $ty {
             const TYPE: TypeSchema = TypeSchema::$schema;
 
@@ -110,15 +110,15 @@ macro_rules! bytes_like {
 
             #[inline]
             fn read_nullable(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Self>, DecodeError> {
-                Ok(read_nullable_bytes(reader, cx)?.map($from_bytes))
+                Ok(read_nullable_bytes::<$records>(reader, cx)?.map($from_bytes))
             }
         }
     };
 }
 
-bytes_like!(Bytes, Bytes, std::convert::identity, starts_null: false, zero_copy: false);
+bytes_like!(Bytes, Bytes, std::convert::identity, false, starts_null: false, zero_copy: false);
 // Kafka's generator gives records fields no empty default: they start out null.
-bytes_like!(Records, Records, Records, starts_null: true, zero_copy: true);
+bytes_like!(Records, Records, Records, true, starts_null: true, zero_copy: true);
 
 /// Writes bytes (attached to a vectored writer when `zero_copy`). Out of line: a
 /// value of bytes costs a call, little next to its bytes, and every bytes field
@@ -134,12 +134,29 @@ fn put_bytes(bytes: &Bytes, w: &mut Writer, cx: Cx, zero_copy: bool) -> Result<(
     Ok(())
 }
 
-/// Reads bytes or null, as a slice of the input.
+/// Reads bytes or null, as a slice of the input, within the reader's bytes
+/// limit. For records (`RECORDS`), the records their batches declare are spent
+/// from the reader's per-message budget too (only when it keeps one). One
+/// function for both, a copy each: records cost no call more, and each kind one
+/// comparison for its limits.
 #[inline(never)]
-fn read_nullable_bytes(reader: &mut Reader<'_>, cx: Cx) -> Result<Option<Bytes>, DecodeError> {
+fn read_nullable_bytes<const RECORDS: bool>(
+    reader: &mut Reader<'_>,
+    cx: Cx,
+) -> Result<Option<Bytes>, DecodeError> {
     match length::read_value_len(reader, cx, Classic::Int32)? {
         None => Ok(None),
-        Some(len) => Ok(Some(reader.read_bytes(len)?)),
+        Some(len) => {
+            // Errors name the value's first byte, just after its length.
+            let at = reader.position();
+            if RECORDS {
+                let rest = reader.rest();
+                reader.budget().take_records(len, rest, at)?;
+            } else {
+                reader.budget().check_bytes_len(len, at)?;
+            }
+            Ok(Some(reader.read_bytes(len)?))
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! type from its Rust type (so type aliases work). Derived structs implement it too.
 
 pub(crate) mod array;
+pub(crate) mod budget;
 pub(crate) mod bytes;
 mod chunks;
 pub(crate) mod length;
@@ -154,6 +155,35 @@ pub trait Wire: Sized {
     fn check_lossless(&self, cx: Cx) -> Result<(), EncodeError> {
         let _ = cx;
         Ok(())
+    }
+
+    /// The heap bytes this value holds of its own: what keeping it costs beyond
+    /// its `size_of`, so that a server can admit a decoded request into a queue,
+    /// or refuse it, by the memory it holds. Arrays count their capacity times
+    /// their element's size, and what each element holds; an owned `String` its
+    /// capacity; options and structs what their value and fields hold; a struct's
+    /// unknown tagged fields their list.
+    ///
+    /// Strings, bytes and records decoded from a frame are slices of it
+    /// ([`KafkaString`], `Bytes`, [`Records`]) and hold nothing of their own: they
+    /// count zero here, and what they retain is the frame itself, which a server
+    /// counts once, as it reads it.
+    ///
+    /// Scalars hold nothing, which is the provided answer; derived structs sum
+    /// their fields.
+    ///
+    /// ```
+    /// use kwire::Wire;
+    ///
+    /// let replicas: Vec<i32> = Vec::with_capacity(8);
+    /// assert_eq!(replicas.retained_size(), 8 * 4);
+    /// let names: Vec<String> = vec![String::with_capacity(10)];
+    /// assert_eq!(names.retained_size(), std::mem::size_of::<String>() + 10);
+    /// assert_eq!(7i64.retained_size(), 0);
+    /// ```
+    #[inline]
+    fn retained_size(&self) -> usize {
+        0
     }
 
     /// Reads a value.

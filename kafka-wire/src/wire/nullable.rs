@@ -85,6 +85,11 @@ impl<T: Nullable> Wire for Option<T> {
     }
 
     #[inline]
+    fn retained_size(&self) -> usize {
+        self.as_ref().map_or(0, Wire::retained_size)
+    }
+
+    #[inline]
     fn check_lossless(&self, cx: Cx) -> Result<(), EncodeError> {
         match self {
             Some(value) => value.check_lossless(cx),

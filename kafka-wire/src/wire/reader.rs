@@ -3,7 +3,8 @@
 
 use bytes::Bytes;
 
-use crate::{DecodeError, DecodeErrorKind};
+use super::budget::Budget;
+use crate::{DecodeError, DecodeErrorKind, DecodeLimits};
 
 /// Reads Kafka values from a `Bytes` buffer without copying bytes, records or strings.
 ///
@@ -28,16 +29,68 @@ pub struct Reader<'a> {
     rest: &'a [u8],
     /// The offset in `source` where `rest` ends (the current limit).
     end: usize,
+    /// The decode limits, and what is left of the per-message totals. Kept by
+    /// clones too (a peek reads under the same limits).
+    budget: Budget<'a>,
 }
 
 impl<'a> Reader<'a> {
-    /// A reader over the whole of `source`.
+    /// A reader over the whole of `source`, with the
+    /// [default limits](DecodeLimits::DEFAULT).
     pub fn new(source: &'a Bytes) -> Self {
+        Self::with_limits(source, &DecodeLimits::DEFAULT)
+    }
+
+    /// A reader over the whole of `source` that keeps to `limits`: every length
+    /// and count it reads is checked against them before anything is sized by it,
+    /// and the per-message totals (array elements, records) are spent by
+    /// everything read through this reader.
+    ///
+    /// ```
+    /// use kwire::bytes::Bytes;
+    /// use kwire::{Cx, DecodeErrorKind, DecodeLimits, KafkaString, Limit, Reader, Wire};
+    ///
+    /// let input = Bytes::from_static(b"\x00\x05hello");
+    /// let limits = DecodeLimits::default().with_max_string_len(4);
+    /// let mut reader = Reader::with_limits(&input, &limits);
+    /// let err = KafkaString::read(&mut reader, Cx::new(0, false)).unwrap_err();
+    /// assert_eq!(
+    ///     err.kind(),
+    ///     &DecodeErrorKind::LimitExceeded { limit: Limit::StringLength, value: 5, max: 4 }
+    /// );
+    /// ```
+    pub fn with_limits(source: &'a Bytes, limits: &'a DecodeLimits) -> Self {
         Reader {
             source,
             rest: source.as_ref(),
             end: source.len(),
+            budget: Budget::new(limits),
         }
+    }
+
+    /// The limits this reader keeps to.
+    ///
+    /// ```
+    /// use kwire::bytes::Bytes;
+    /// use kwire::{DecodeLimits, Reader};
+    ///
+    /// let input = Bytes::new();
+    /// assert_eq!(Reader::new(&input).limits(), &DecodeLimits::default());
+    /// ```
+    pub fn limits(&self) -> &'a DecodeLimits {
+        self.budget.limits()
+    }
+
+    /// The unread bytes up to the current limit.
+    #[inline(always)]
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.rest
+    }
+
+    /// What is left of the limits, for the decoders to check and spend.
+    #[inline(always)]
+    pub(crate) fn budget(&mut self) -> &mut Budget<'a> {
+        &mut self.budget
     }
 
     /// The byte offset of the next read, from the start of the input.

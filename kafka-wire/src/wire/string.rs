@@ -9,13 +9,14 @@ use std::ops::Deref;
 
 use bytes::Bytes;
 
+use super::budget;
 use super::length::{self, Classic};
 use super::{Cx, Nullable, Sizes, Wire, Writer};
 use crate::schema::TypeSchema;
-use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Reader};
+use crate::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind, Limit, Reader};
 
 /// Kafka caps every string at the int16 maximum, compact ones included.
-const MAX_STRING_LEN: usize = i16::MAX as usize;
+const MAX_STRING_LEN: usize = crate::limits::KAFKA_MAX_STRING_LEN;
 
 /// An immutable UTF-8 string that shares the decoded input's buffer.
 ///
@@ -172,7 +173,8 @@ fn put_string(buf: &mut Writer, bytes: &[u8], cx: Cx) -> Result<(), EncodeError>
     Ok(())
 }
 
-/// Reads the length of a string (`None` = null) and checks Kafka's limit.
+/// Reads the length of a string (`None` = null) and checks it against the
+/// reader's limit, which is never above Kafka's: one comparison for both.
 #[inline]
 pub(crate) fn read_string_len(
     reader: &mut Reader<'_>,
@@ -181,12 +183,21 @@ pub(crate) fn read_string_len(
     let start = reader.position();
     let len = length::read_value_len(reader, cx, Classic::Int16)?;
     match len {
-        Some(n) if n > MAX_STRING_LEN => Err(DecodeError::new(
-            DecodeErrorKind::StringTooLong(n as u64),
-            start,
-        )),
+        Some(n) if n > reader.budget().max_string_len() => Err(string_too_long(reader, n, start)),
         other => Ok(other),
     }
+}
+
+/// Kafka's own cap is [`StringTooLong`](DecodeErrorKind::StringTooLong) as it
+/// always was; a server's tighter one is a limit exceeded.
+#[cold]
+#[inline(never)]
+fn string_too_long(reader: &mut Reader<'_>, len: usize, start: usize) -> DecodeError {
+    if len > MAX_STRING_LEN {
+        return DecodeError::new(DecodeErrorKind::StringTooLong(len as u64), start);
+    }
+    let max = reader.budget().max_string_len();
+    budget::exceeded(Limit::StringLength, len, max, start)
 }
 
 /// Reads a string's `len` bytes of content, which must be UTF-8, as a slice of
@@ -268,6 +279,11 @@ fn read_nullable_kafka_string(
 
 impl Wire for String {
     const TYPE: TypeSchema = TypeSchema::String;
+
+    /// A `String` is a copy of its bytes: it holds its capacity.
+    fn retained_size(&self) -> usize {
+        self.capacity()
+    }
 
     fn size(&self, cx: Cx, _sizes: &mut Sizes) -> Result<usize, EncodeError> {
         string_size(self.len(), cx)

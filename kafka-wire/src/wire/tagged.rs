@@ -43,6 +43,26 @@ pub struct UnknownTaggedFields(
 );
 
 impl UnknownTaggedFields {
+    /// The heap bytes the list of fields holds (its box and its capacity; each
+    /// field's data is a slice of the decoded input, which holds nothing of its
+    /// own): see [`Wire::retained_size`](crate::Wire::retained_size).
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use kwire::UnknownTaggedFields;
+    ///
+    /// let mut unknown = UnknownTaggedFields::default();
+    /// assert_eq!(unknown.retained_size(), 0);
+    /// unknown.insert(7, Bytes::from_static(b"x"));
+    /// assert!(unknown.retained_size() > 0);
+    /// ```
+    pub fn retained_size(&self) -> usize {
+        self.0.as_ref().map_or(0, |fields| {
+            std::mem::size_of::<Vec<RawTaggedField>>()
+                + fields.capacity() * std::mem::size_of::<RawTaggedField>()
+        })
+    }
+
     /// Adds a field, keeping tag order (a repeated tag goes after the earlier one).
     pub fn insert(&mut self, tag: u32, data: Bytes) {
         let fields = self.0.get_or_insert_with(Box::default);

@@ -37,7 +37,10 @@
 
 use bytes::Bytes;
 use kwire::schema::MessageSchema;
-use kwire::{DecodeError, DispatchError, EncodeError, Message, Reader, RequestEnum, ResponseEnum};
+use kwire::{
+    DecodeError, DecodeLimits, DispatchError, EncodeError, Message, Reader, RequestEnum,
+    ResponseEnum,
+};
 
 mod encode;
 mod length;
@@ -145,8 +148,23 @@ pub(crate) fn expect_api_key_of(
 
 /// Checks the length prefix and returns a reader positioned after it.
 pub(crate) fn open(frame: &Bytes) -> Result<Reader<'_>, FrameError> {
-    frame_contents(frame)?;
-    let mut reader = Reader::new(frame);
+    open_with_limits(frame, &DecodeLimits::DEFAULT)
+}
+
+/// Checks the length prefix, and the frame's size against `limits`, and returns
+/// a reader positioned after it that keeps to `limits`.
+pub(crate) fn open_with_limits<'a>(
+    frame: &'a Bytes,
+    limits: &'a DecodeLimits,
+) -> Result<Reader<'a>, FrameError> {
+    let contents = frame_contents(frame)?;
+    if contents.len() > limits.max_frame_size() {
+        return Err(FrameError::Length(FrameLengthError::TooLarge {
+            len: contents.len(),
+            max: limits.max_frame_size(),
+        }));
+    }
+    let mut reader = Reader::with_limits(frame, limits);
     let _prefix: [u8; PREFIX_LEN] = reader.read_array()?;
     Ok(reader)
 }
@@ -174,7 +192,38 @@ fn finish<T>(reader: &Reader<'_>, value: T) -> Result<T, FrameError> {
 
 /// Reads a framed request whose body is an `M`; the header says which version.
 pub fn decode_request<M: Message>(frame: &Bytes) -> Result<(RequestHeader, M), FrameError> {
-    let mut reader = open(frame)?;
+    decode_request_with_limits(frame, &DecodeLimits::DEFAULT)
+}
+
+/// [`decode_request`] within a server's `limits`: a frame larger than they
+/// allow is [`FrameLengthError::TooLarge`]; a string, array, bytes value or
+/// records over them in the header or body is
+/// [`LimitExceeded`](kwire::DecodeErrorKind::LimitExceeded).
+///
+/// ```
+/// use kwire::{DecodeErrorKind, DecodeLimits, Limit};
+/// use kwire_messages::api::MetadataRequest;
+/// use kwire_messages::{frame, RequestHeader};
+///
+/// let header = RequestHeader::default()
+///     .with_request_api_key(3)
+///     .with_request_api_version(12)
+///     .with_client_id(Some("a-rather-long-client-id".into()));
+/// let bytes = frame::encode_request(&header, &MetadataRequest::default()).unwrap();
+/// let limits = DecodeLimits::default().with_max_string_len(16);
+/// match frame::decode_request_with_limits::<MetadataRequest>(&bytes, &limits) {
+///     Err(frame::FrameError::Decode(e)) => assert!(matches!(
+///         e.kind(),
+///         DecodeErrorKind::LimitExceeded { limit: Limit::StringLength, value: 23, max: 16 }
+///     )),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+pub fn decode_request_with_limits<M: Message>(
+    frame: &Bytes,
+    limits: &DecodeLimits,
+) -> Result<(RequestHeader, M), FrameError> {
+    let mut reader = open_with_limits(frame, limits)?;
     let (key, version) = peek_key_and_version(&reader)?;
     expect_api_key::<M>(key)?;
     let header = RequestHeader::read_from(&mut reader, request_header_version::<M>(version))?;
@@ -219,13 +268,57 @@ pub fn decode_any_request(frame: &Bytes) -> Result<(RequestHeader, Request), Fra
     decode_request_enum(frame)
 }
 
+/// [`decode_any_request`] within a server's `limits` (see
+/// [`decode_request_with_limits`]).
+///
+/// ```
+/// use kwire::DecodeLimits;
+/// use kwire_messages::api::HeartbeatRequest;
+/// use kwire_messages::{frame, Request, RequestHeader};
+///
+/// let header = RequestHeader::default().with_request_api_key(12).with_request_api_version(4);
+/// let bytes = frame::encode_request(&header, &HeartbeatRequest::default()).unwrap();
+/// let (_, request) = frame::decode_any_request_with_limits(&bytes, &DecodeLimits::default()).unwrap();
+/// assert!(matches!(request, Request::Heartbeat(_)));
+/// // A frame over the limit is refused before its body is read.
+/// let tiny = DecodeLimits::default().with_max_frame_size(8);
+/// assert!(frame::decode_any_request_with_limits(&bytes, &tiny).is_err());
+/// ```
+pub fn decode_any_request_with_limits(
+    frame: &Bytes,
+    limits: &DecodeLimits,
+) -> Result<(RequestHeader, Request), FrameError> {
+    decode_request_enum_with_limits(frame, limits)
+}
+
 /// Reads a request frame into the enum `R` (any enum deriving
 /// [`RequestEnum`](derive@kwire::RequestEnum)): the header's API key picks the
 /// variant.
 pub fn decode_request_enum<R: RequestEnum>(
     frame: &Bytes,
 ) -> Result<(RequestHeader, R), FrameError> {
-    let mut reader = open(frame)?;
+    decode_request_enum_with_limits(frame, &DecodeLimits::DEFAULT)
+}
+
+/// [`decode_request_enum`] within a server's `limits` (see
+/// [`decode_request_with_limits`]).
+///
+/// ```
+/// use kwire::DecodeLimits;
+/// use kwire_messages::api::HeartbeatRequest;
+/// use kwire_messages::{frame, Request, RequestHeader};
+///
+/// let header = RequestHeader::default().with_request_api_key(12).with_request_api_version(4);
+/// let bytes = frame::encode_request(&header, &HeartbeatRequest::default()).unwrap();
+/// let limits = DecodeLimits::default().with_max_string_len(64);
+/// let (header, _) = frame::decode_request_enum_with_limits::<Request>(&bytes, &limits).unwrap();
+/// assert_eq!(header.request_api_key, 12);
+/// ```
+pub fn decode_request_enum_with_limits<R: RequestEnum>(
+    frame: &Bytes,
+    limits: &DecodeLimits,
+) -> Result<(RequestHeader, R), FrameError> {
+    let mut reader = open_with_limits(frame, limits)?;
     let (key, version) = peek_key_and_version(&reader)?;
     let schema = R::schema_of(key).ok_or_else(|| unknown_key::<R>(key))?;
     let header =

@@ -2,7 +2,7 @@
 //! Kafka's broker reads it (see [the module](super) on why).
 
 use bytes::Bytes;
-use kwire::{Message, Reader, RequestEnum};
+use kwire::{DecodeLimits, Message, Reader, RequestEnum};
 
 use crate::frame::{self, FrameError};
 use crate::ApiKeyError;
@@ -152,7 +152,48 @@ impl RequestFrame {
         &self,
         trailing: TrailingBytes,
     ) -> Result<DecodedBody<R>, RequestError> {
-        self.read_body(trailing, |reader| {
+        self.decode_with_limits(trailing, &DecodeLimits::DEFAULT)
+    }
+
+    /// [`decode`](Self::decode) within a server's `limits`: a string, bytes
+    /// value, array or records over them is
+    /// [`LimitExceeded`](kwire::DecodeErrorKind::LimitExceeded), with the header
+    /// kept to answer it.
+    ///
+    /// ```
+    /// use kwire::{DecodeErrorKind, DecodeLimits, Limit};
+    /// use kwire_messages::api::metadata::{MetadataRequest, MetadataRequestTopic};
+    /// use kwire_messages::frame::{self, FrameError, RequestFrame, TrailingBytes};
+    /// use kwire_messages::{Request, RequestHeader};
+    ///
+    /// let header = RequestHeader::default()
+    ///     .with_request_api_key(3)
+    ///     .with_request_api_version(12)
+    ///     .with_correlation_id(7);
+    /// let topics = vec![MetadataRequestTopic::default(); 3];
+    /// let body = MetadataRequest::default().with_topics(Some(topics));
+    /// let bytes = frame::encode_request(&header, &body).unwrap();
+    ///
+    /// let limits = DecodeLimits::default().with_max_array_len(2);
+    /// let request = RequestFrame::parse(&bytes).unwrap();
+    /// let err = request
+    ///     .decode_with_limits::<Request>(TrailingBytes::Ignore, &limits)
+    ///     .unwrap_err();
+    /// assert_eq!(err.header.correlation_id, 7);
+    /// match err.error {
+    ///     FrameError::Decode(e) => assert_eq!(
+    ///         e.kind(),
+    ///         &DecodeErrorKind::LimitExceeded { limit: Limit::ArrayLength, value: 3, max: 2 }
+    ///     ),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// ```
+    pub fn decode_with_limits<R: RequestEnum>(
+        &self,
+        trailing: TrailingBytes,
+        limits: &DecodeLimits,
+    ) -> Result<DecodedBody<R>, RequestError> {
+        self.read_body(trailing, limits, |reader| {
             R::read_from(self.api_key(), self.api_version(), reader).map_err(FrameError::from)
         })
     }
@@ -162,7 +203,32 @@ impl RequestFrame {
         &self,
         trailing: TrailingBytes,
     ) -> Result<DecodedBody<M>, RequestError> {
-        self.read_body(trailing, |reader| {
+        self.decode_as_with_limits(trailing, &DecodeLimits::DEFAULT)
+    }
+
+    /// [`decode_as`](Self::decode_as) within a server's `limits` (see
+    /// [`decode_with_limits`](Self::decode_with_limits)).
+    ///
+    /// ```
+    /// use kwire::DecodeLimits;
+    /// use kwire_messages::api::HeartbeatRequest;
+    /// use kwire_messages::frame::{self, RequestFrame, TrailingBytes};
+    /// use kwire_messages::RequestHeader;
+    ///
+    /// let header = RequestHeader::default().with_request_api_key(12).with_request_api_version(4);
+    /// let bytes = frame::encode_request(&header, &HeartbeatRequest::default()).unwrap();
+    /// let request = RequestFrame::parse(&bytes).unwrap();
+    /// let read = request
+    ///     .decode_as_with_limits::<HeartbeatRequest>(TrailingBytes::Refuse, &DecodeLimits::default())
+    ///     .unwrap();
+    /// assert_eq!(read.body, HeartbeatRequest::default());
+    /// ```
+    pub fn decode_as_with_limits<M: Message>(
+        &self,
+        trailing: TrailingBytes,
+        limits: &DecodeLimits,
+    ) -> Result<DecodedBody<M>, RequestError> {
+        self.read_body(trailing, limits, |reader| {
             frame::expect_api_key::<M>(self.api_key())?;
             M::read_from(reader, self.api_version()).map_err(FrameError::from)
         })
@@ -171,9 +237,10 @@ impl RequestFrame {
     fn read_body<T>(
         &self,
         trailing: TrailingBytes,
+        limits: &DecodeLimits,
         read: impl FnOnce(&mut Reader<'_>) -> Result<T, FrameError>,
     ) -> Result<DecodedBody<T>, RequestError> {
-        let mut reader = Reader::new(&self.body);
+        let mut reader = Reader::with_limits(&self.body, limits);
         let read = read(&mut reader).and_then(|body| {
             let ignored = reader.remaining();
             match trailing {

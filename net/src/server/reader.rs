@@ -130,6 +130,23 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         self
     }
 
+    /// Refuses frames longer than a server's
+    /// [`DecodeLimits::max_frame_size`](kwire::DecodeLimits::max_frame_size), so
+    /// that the frames it reads and the requests decoded from them keep to one
+    /// set of limits.
+    ///
+    /// ```
+    /// use kwire::DecodeLimits;
+    /// use kwire_net::server::{FrameReader, MemoryBudget};
+    ///
+    /// let limits = DecodeLimits::default().with_max_frame_size(64 * 1024);
+    /// let reader = FrameReader::new(&b""[..], MemoryBudget::new(1 << 20)).with_limits(&limits);
+    /// assert_eq!(reader.max_frame_size(), 64 * 1024);
+    /// ```
+    pub fn with_limits(self, limits: &kwire::DecodeLimits) -> Self {
+        self.with_max_frame_size(limits.max_frame_size())
+    }
+
     /// Fails with [`ServerError::Idle`] when no frame completes for `idle_timeout`
     /// (`None`: never).
     pub fn with_idle_timeout(mut self, idle_timeout: Option<Duration>) -> Self {
@@ -315,6 +332,13 @@ mod tests {
         let budget = MemoryBudget::new(1 << 20);
         let mut reader = FrameReader::new(&wire[..], budget).with_max_frame_size(999);
         assert_eq!(reader.max_frame_size(), 999);
+        let limits = kwire::DecodeLimits::default().with_max_frame_size(999);
+        assert_eq!(
+            FrameReader::new(&wire[..], MemoryBudget::new(10))
+                .with_limits(&limits)
+                .max_frame_size(),
+            999
+        );
         let error = reader.next_frame().await.unwrap_err();
         assert!(
             matches!(

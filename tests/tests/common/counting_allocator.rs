@@ -19,6 +19,9 @@ pub struct Allocated {
     pub calls: usize,
     /// The most bytes held at once beyond what was held when measuring began.
     pub peak: usize,
+    /// The bytes still held at the end beyond what was held when measuring began
+    /// (negative when more was freed than allocated): what the result retains.
+    pub live: isize,
 }
 
 #[derive(Clone, Copy)]
@@ -100,6 +103,7 @@ pub fn allocated_during<R>(f: impl FnOnce() -> R) -> (R, Allocated) {
         bytes: c.bytes,
         calls: c.calls,
         peak: c.peak.max(0) as usize,
+        live: c.live,
     };
     (result, allocated)
 }

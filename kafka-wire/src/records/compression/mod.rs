@@ -30,6 +30,7 @@
 //! [`RecordsError::Corrupt`](super::RecordsError::Corrupt): each writes at least a
 //! header, even for no records.
 
+mod budget;
 mod dispatch;
 mod error;
 #[cfg(feature = "gzip")]
@@ -44,5 +45,6 @@ mod test_support;
 #[cfg(feature = "zstd")]
 mod zstd;
 
+pub use budget::DecompressionBudget;
 pub use dispatch::{compress, decompress};
 pub use limit::DEFAULT_MAX_DECOMPRESSED;
