@@ -276,7 +276,10 @@ pub struct Limits {
     /// (`--max-request-records`, their `recordsCount`s; no Kafka name).
     pub max_request_records: usize,
     /// Bytes the record batches of one request may decompress to, all together
-    /// (`--max-request-decompressed-bytes`; no Kafka name).
+    /// (`--max-request-decompressed-bytes`; no Kafka name). The broker stores
+    /// batches as they came and decompresses only to find a record by
+    /// timestamp: a ListOffsets request's lookups share this, and those past it
+    /// answer POLICY_VIOLATION.
     pub max_request_decompressed_bytes: usize,
 }
 

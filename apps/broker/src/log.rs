@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bytes::{Bytes, BytesMut};
-use kwire::records::{rewrite, Batches, RecordBatch, RecordsError};
+use kwire::records::{rewrite, Batches, DecompressionBudget, RecordBatch, RecordsError};
 use kwire::Uuid;
 use kwire_messages::ErrorCode;
 
@@ -434,8 +434,13 @@ impl PartitionLog {
 
     /// ListOffsets' lookup: `-2` earliest, `-1` latest, `-3` the record with the
     /// largest timestamp, `-4` earliest local (the same here), or the first record
-    /// whose timestamp is at least `timestamp`.
-    pub fn find_offset(&self, timestamp: i64) -> Result<Option<FoundOffset>, ErrorCode> {
+    /// whose timestamp is at least `timestamp`. A lookup inside a compressed batch
+    /// spends `budget`, what the request may decompress in all.
+    pub fn find_offset(
+        &self,
+        timestamp: i64,
+        budget: &mut DecompressionBudget,
+    ) -> Result<Option<FoundOffset>, ErrorCode> {
         let found = |offset| {
             Some(FoundOffset {
                 offset,
@@ -448,12 +453,12 @@ impl PartitionLog {
             -3 => {
                 let newest = self.batches.iter().rev().max_by_key(|b| b.max_timestamp);
                 match newest {
-                    Some(batch) => self.first_record_at(batch, batch.max_timestamp, true),
+                    Some(batch) => self.first_record_at(batch, batch.max_timestamp, true, budget),
                     None => Ok(None),
                 }
             }
             t if t >= 0 => match self.batches.iter().find(|b| b.max_timestamp >= t) {
-                Some(batch) => self.first_record_at(batch, t, false),
+                Some(batch) => self.first_record_at(batch, t, false, budget),
                 None => Ok(None),
             },
             _ => Err(ErrorCode::InvalidRequest),
@@ -467,6 +472,7 @@ impl PartitionLog {
         batch: &StoredBatch,
         timestamp: i64,
         exact: bool,
+        budget: &mut DecompressionBudget,
     ) -> Result<Option<FoundOffset>, ErrorCode> {
         let bytes = match self.sealed_bytes(batch) {
             Some(bytes) => bytes,
@@ -475,7 +481,11 @@ impl PartitionLog {
             None => Bytes::copy_from_slice(&self.open[batch.start..batch.start + batch.len]),
         };
         let (parsed, _) = RecordBatch::parse(bytes).map_err(|_| ErrorCode::CorruptMessage)?;
-        let records = parsed.records().map_err(|_| ErrorCode::CorruptMessage)?;
+        let records = budget.records(&parsed).map_err(|error| match error {
+            // The request's other lookups spent what it may decompress.
+            RecordsError::LimitExceeded { .. } => ErrorCode::PolicyViolation,
+            _ => ErrorCode::CorruptMessage,
+        })?;
         for record in records {
             let record = record.map_err(|_| ErrorCode::CorruptMessage)?;
             let hit = if exact {
@@ -625,7 +635,12 @@ mod tests {
         let mut log = PartitionLog::default();
         log.append(&batch(3, 100)).expect("append");
         log.append(&batch(3, 200)).expect("append");
-        let at = |t| log.find_offset(t).expect("lookup").map(|f| f.offset);
+        let mut budget = DecompressionBudget::new(&kwire::DecodeLimits::DEFAULT);
+        let mut at = |t| {
+            log.find_offset(t, &mut budget)
+                .expect("lookup")
+                .map(|f| f.offset)
+        };
         assert_eq!(at(101), Some(1));
         assert_eq!(at(150), Some(3));
         assert_eq!(at(-2), Some(0));

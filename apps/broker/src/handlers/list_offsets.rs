@@ -11,12 +11,16 @@ use kwire_messages::{
     api::OffsetForLeaderEpochResponse,
 };
 
+use kwire::records::DecompressionBudget;
+
 use crate::log::LEADER_EPOCH;
 use crate::Broker;
 
 pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
     let topics = broker.topics();
     let duplicated = duplicate_partitions(&request);
+    // What this request's lookups may decompress, all together.
+    let mut budget = DecompressionBudget::new(&broker.config.decode);
     let answers = request
         .topics
         .iter()
@@ -35,7 +39,7 @@ pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> Lis
                         topics
                             .partition(asked.name.as_str(), p.partition_index)
                             .ok_or(ErrorCode::UnknownTopicOrPartition)
-                            .and_then(|log| log.find_offset(p.timestamp))
+                            .and_then(|log| log.find_offset(p.timestamp, &mut budget))
                     };
                     match found {
                         Ok(Some(found)) => {
@@ -158,5 +162,46 @@ mod tests {
             .collect();
         let invalid = ErrorCode::InvalidRequest.code();
         assert_eq!(codes, [invalid, 0, invalid, invalid]);
+    }
+
+    /// Each lookup inside a compressed batch decompresses it; a request's lookups
+    /// together decompress no more than `--max-request-decompressed-bytes`.
+    #[test]
+    fn lookups_in_compressed_batches_share_the_requests_decompression_budget() {
+        use kwire::records::{Compression, RecordBatchBuilder};
+
+        let mut broker = testing::broker(Limits::default());
+        broker.config.decode = broker.config.decode.with_max_decompressed_bytes(150_000);
+        broker.topics().create("t", 3);
+        let mut builder = RecordBatchBuilder::new(0).compression(Compression::Gzip);
+        builder
+            .append(5, None, Some(&[b'v'; 100_000]), &[])
+            .expect("append");
+        let batch = builder.build().expect("build");
+        assert!(batch.len() < 10_000, "compressed");
+        for partition in 0..3 {
+            let appended = broker.topics().append("t", partition, &batch, u64::MAX);
+            assert_eq!(appended, Some(Ok(0)));
+        }
+        let mut topic = ListOffsetsTopic::default();
+        topic.name = "t".into();
+        topic.partitions = (0..3)
+            .map(|index| {
+                let mut p = ListOffsetsPartition::default();
+                p.partition_index = index;
+                p.timestamp = 5;
+                p
+            })
+            .collect();
+        let mut request = ListOffsetsRequest::default();
+        request.topics = vec![topic];
+        let response = answer(&broker, request, 8);
+        let found: Vec<(i16, i64)> = response.topics[0]
+            .partitions
+            .iter()
+            .map(|p| (p.error_code, p.offset))
+            .collect();
+        let refused = (ErrorCode::PolicyViolation.code(), -1);
+        assert_eq!(found, [(0, 0), refused, refused]);
     }
 }
