@@ -92,7 +92,7 @@ fn retained_pass(container: &Container) -> TokenStream {
     }
     quote! {
         #[inline]
-        fn retained_size(&self) -> usize {
+        fn retained_size(&self) -> ::core::primitive::usize {
             #(#terms)+*
         }
     }
