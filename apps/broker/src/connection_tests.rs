@@ -27,8 +27,9 @@ fn fetch_frame() -> Bytes {
     frame::encode_request(&header, &request).expect("frames")
 }
 
-/// The answer to `frame` on a plaintext listener.
-fn answered(broker: &Broker, frame: &Bytes) -> ChunkedBytes {
+/// What a plaintext listener makes of `frame`: an answer, or the reason it closes
+/// the connection.
+fn answer_plaintext(broker: &Broker, frame: &Bytes) -> Result<Answer, Closed> {
     let endpoint = Endpoint {
         protocol: Protocol::Plaintext,
         tls: None,
@@ -41,8 +42,12 @@ fn answered(broker: &Broker, frame: &Bytes) -> ChunkedBytes {
         .build()
         .expect("a runtime");
     let mut held = Held::default();
-    let answer = runtime.block_on(answer(broker, &endpoint, frame, peer, &mut held, None));
-    match answer {
+    runtime.block_on(answer(broker, &endpoint, frame, peer, &mut held, None))
+}
+
+/// The answer to `frame` on a plaintext listener.
+fn answered(broker: &Broker, frame: &Bytes) -> ChunkedBytes {
+    match answer_plaintext(broker, frame) {
         Ok(Answer::Frame(frame)) => frame,
         Ok(_) => panic!("a Fetch is answered with a frame"),
         Err(closed) => panic!("the connection was closed: {closed}"),
@@ -118,20 +123,7 @@ fn a_request_over_the_decode_limits_is_refused_naming_the_limit() {
         &MetadataRequest::default().with_topics(Some(topics)),
     )
     .expect("frames");
-    let endpoint = Endpoint {
-        protocol: Protocol::Plaintext,
-        tls: None,
-        host: "localhost".into(),
-        port: 9092,
-    };
-    let peer = "127.0.0.1:50000".parse().expect("an address");
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .expect("a runtime");
-    let mut held = Held::default();
-    let answer = runtime.block_on(answer(&broker, &endpoint, &frame, peer, &mut held, None));
-    match answer {
+    match answer_plaintext(&broker, &frame) {
         Err(Closed::Request(RequestError {
             error: FrameError::Decode(error),
             ..

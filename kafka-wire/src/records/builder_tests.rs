@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::records::batch::{Batches, RecordBatch};
+use crate::records::record::Record;
 use proptest::prelude::*;
 
 type Header = (String, Option<Vec<u8>>);
@@ -35,6 +36,17 @@ fn input() -> impl Strategy<Value = Input> {
 }
 
 /// Reads a batch back completely; any failure is an `Err`.
+/// A read record's headers as owned `(key, value)` pairs, to compare with what was
+/// appended.
+fn owned_headers(record: &Record<'_>) -> Vec<(String, Option<Vec<u8>>)> {
+    record
+        .headers
+        .clone()
+        .map(|h| h.map(|h| (h.key.to_string(), h.value.map(|v| v.to_vec()))))
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
 fn read_all(bytes: Bytes) -> Result<(), RecordsError> {
     let (batch, _) = RecordBatch::parse(bytes)?;
     batch.verify_crc()?;
@@ -205,13 +217,7 @@ proptest! {
             prop_assert_eq!(record.attributes, 0);
             prop_assert_eq!(record.key, key.as_deref());
             prop_assert_eq!(record.value, value.as_deref());
-            let read_headers: Vec<_> = record
-                .headers
-                .clone()
-                .map(|h| h.map(|h| (h.key.to_string(), h.value.map(|v| v.to_vec()))))
-                .collect::<Result<_, _>>()
-                .unwrap();
-            prop_assert_eq!(&read_headers, headers);
+            prop_assert_eq!(&owned_headers(record), headers);
         }
     }
 
@@ -816,13 +822,7 @@ proptest! {
             prop_assert_eq!(record.timestamp_delta, timestamp - base_timestamp);
             prop_assert_eq!(record.key, key.as_deref());
             prop_assert_eq!(record.value, value.as_deref());
-            let read_headers: Vec<_> = record
-                .headers
-                .clone()
-                .map(|h| h.map(|h| (h.key.to_string(), h.value.map(|v| v.to_vec()))))
-                .collect::<Result<_, _>>()
-                .unwrap();
-            prop_assert_eq!(&read_headers, headers);
+            prop_assert_eq!(&owned_headers(record), headers);
         }
     }
 }
