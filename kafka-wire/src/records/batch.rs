@@ -45,9 +45,9 @@ pub const HEADER_SIZE: usize = 61;
 /// The magic byte of a RecordBatch v2.
 pub const MAGIC: i8 = 2;
 
-const LENGTH_OFFSET: usize = 8;
+pub(crate) const LENGTH_OFFSET: usize = 8;
 pub(crate) const PARTITION_LEADER_EPOCH_OFFSET: usize = 12;
-const MAGIC_OFFSET: usize = 16;
+pub(crate) const MAGIC_OFFSET: usize = 16;
 pub(crate) const CRC_OFFSET: usize = 17;
 /// Where the CRC'd bytes start.
 pub(crate) const ATTRIBUTES_OFFSET: usize = 21;
@@ -57,7 +57,7 @@ pub(crate) const MAX_TIMESTAMP_OFFSET: usize = 35;
 const PRODUCER_ID_OFFSET: usize = 43;
 const PRODUCER_EPOCH_OFFSET: usize = 51;
 const BASE_SEQUENCE_OFFSET: usize = 53;
-const RECORDS_COUNT_OFFSET: usize = 57;
+pub(crate) const RECORDS_COUNT_OFFSET: usize = 57;
 
 /// One record batch (magic 2): a view over its bytes. Cloning is cheap (a reference
 /// count or two), reading the header touches only the header, and the records are

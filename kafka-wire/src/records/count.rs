@@ -2,14 +2,9 @@
 //! reading a record: what the per-message records limit is checked against while
 //! the message is decoded.
 
-/// Where a batch's `batchLength` is: after its int64 `baseOffset`.
-const LENGTH_AT: usize = 8;
-/// The bytes before `batchLength`'s count starts: `baseOffset` and `batchLength`.
-const LOG_OVERHEAD: usize = 12;
-/// Where `magic` is.
-const MAGIC_AT: usize = 16;
-/// Where `recordsCount` is, the header's last field.
-const COUNT_AT: usize = 57;
+use super::batch::{
+    read_array, LENGTH_OFFSET, LOG_OVERHEAD, MAGIC, MAGIC_OFFSET, RECORDS_COUNT_OFFSET,
+};
 
 /// The sum of the `recordsCount` of the magic-2 batches in `records`, read from
 /// their headers. Stops quietly where the batches stop making sense (a partial
@@ -22,15 +17,15 @@ const COUNT_AT: usize = 57;
 pub(crate) fn declared_records(records: &[u8]) -> usize {
     let mut total: usize = 0;
     let mut rest = records;
-    while let Some(header) = rest.get(..COUNT_AT + 4) {
-        let length = i32::from_be_bytes(read4(header, LENGTH_AT));
+    while let Some(header) = rest.get(..RECORDS_COUNT_OFFSET + 4) {
+        let length = read_i32(header, LENGTH_OFFSET);
         let Ok(length) = usize::try_from(length) else {
             break;
         };
-        if header[MAGIC_AT] != 2 {
+        if header[MAGIC_OFFSET] as i8 != MAGIC {
             break;
         }
-        let count = i32::from_be_bytes(read4(header, COUNT_AT));
+        let count = read_i32(header, RECORDS_COUNT_OFFSET);
         total = total.saturating_add(usize::try_from(count).unwrap_or(0));
         let Some(next) = rest.get(LOG_OVERHEAD.saturating_add(length)..) else {
             break;
@@ -40,12 +35,9 @@ pub(crate) fn declared_records(records: &[u8]) -> usize {
     total
 }
 
-fn read4(buf: &[u8], at: usize) -> [u8; 4] {
-    let mut out = [0; 4];
-    if let Some(bytes) = buf.get(at..at + 4) {
-        out.copy_from_slice(bytes);
-    }
-    out
+/// The int32 at `at` of a header known to hold it.
+fn read_i32(header: &[u8], at: usize) -> i32 {
+    read_array::<4>(header, at).map_or(0, i32::from_be_bytes)
 }
 
 #[cfg(test)]
@@ -75,9 +67,11 @@ mod tests {
     #[test]
     fn a_claimed_count_is_counted_whatever_the_bytes_hold() {
         let mut records = batch(1);
-        records[COUNT_AT..COUNT_AT + 4].copy_from_slice(&i32::MAX.to_be_bytes());
+        records[RECORDS_COUNT_OFFSET..RECORDS_COUNT_OFFSET + 4]
+            .copy_from_slice(&i32::MAX.to_be_bytes());
         assert_eq!(declared_records(&records), i32::MAX as usize);
-        records[COUNT_AT..COUNT_AT + 4].copy_from_slice(&(-5i32).to_be_bytes());
+        records[RECORDS_COUNT_OFFSET..RECORDS_COUNT_OFFSET + 4]
+            .copy_from_slice(&(-5i32).to_be_bytes());
         assert_eq!(declared_records(&records), 0);
     }
 }

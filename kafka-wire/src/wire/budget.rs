@@ -83,18 +83,14 @@ impl<'a> Budget<'a> {
         if count > max_len {
             return Err(exceeded(Limit::ArrayLength, count, max_len, start));
         }
-        if count > self.elements_left {
-            let max = self.limits.max_array_elements();
-            let spent = max - self.elements_left;
-            return Err(exceeded(
-                Limit::ArrayElements,
-                spent.saturating_add(count),
-                max,
-                start,
-            ));
-        }
-        self.elements_left -= count;
-        Ok(())
+        let max = self.limits.max_array_elements();
+        take_from_total(
+            &mut self.elements_left,
+            max,
+            count,
+            Limit::ArrayElements,
+            start,
+        )
     }
 
     /// Refuses a `bytes` value of `len` bytes, whose length prefix ended at
@@ -131,19 +127,26 @@ impl<'a> Budget<'a> {
             return Ok(());
         }
         let count = crate::records::count::declared_records(records.get(..len).unwrap_or(records));
-        if count > self.records_left {
-            let max = self.limits.max_records();
-            let spent = max - self.records_left;
-            return Err(exceeded(
-                Limit::Records,
-                spent.saturating_add(count),
-                max,
-                at,
-            ));
-        }
-        self.records_left -= count;
-        Ok(())
+        let max = self.limits.max_records();
+        take_from_total(&mut self.records_left, max, count, Limit::Records, at)
     }
+}
+
+/// Takes `count` from `left`, what remains of the per-message total `limit` of
+/// `max`, or refuses it naming all the message would then have claimed.
+fn take_from_total(
+    left: &mut usize,
+    max: usize,
+    count: usize,
+    limit: Limit,
+    at: usize,
+) -> Result<(), DecodeError> {
+    if count > *left {
+        let spent = max - *left;
+        return Err(exceeded(limit, spent.saturating_add(count), max, at));
+    }
+    *left -= count;
+    Ok(())
 }
 
 /// The error for a value over a limit, at byte `start`.
