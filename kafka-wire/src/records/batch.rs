@@ -48,7 +48,7 @@ pub const MAGIC: i8 = 2;
 pub(crate) const LENGTH_OFFSET: usize = 8;
 pub(crate) const PARTITION_LEADER_EPOCH_OFFSET: usize = 12;
 pub(crate) const MAGIC_OFFSET: usize = 16;
-pub(crate) const CRC_OFFSET: usize = 17;
+const CRC_OFFSET: usize = 17;
 /// Where the CRC'd bytes start.
 pub(crate) const ATTRIBUTES_OFFSET: usize = 21;
 pub(crate) const LAST_OFFSET_DELTA_OFFSET: usize = 23;
@@ -344,7 +344,7 @@ impl RecordBatch {
 
     /// The CRC-32C of the bytes from the attributes to the end.
     pub fn compute_crc(&self) -> u32 {
-        crc32c::crc32c(self.bytes.get(ATTRIBUTES_OFFSET..).unwrap_or_default())
+        crc_of(&self.bytes)
     }
 
     /// Checks the stored CRC against the batch's bytes:
@@ -524,6 +524,19 @@ impl Iterator for Batches {
 }
 
 impl FusedIterator for Batches {}
+
+/// The CRC-32C a batch's bytes should carry: over the attributes to the end.
+fn crc_of(batch: &[u8]) -> u32 {
+    crc32c::crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or_default())
+}
+
+/// Writes into a whole batch's header the CRC of its bytes, as a writer does last.
+pub(crate) fn stamp_crc(batch: &mut [u8]) {
+    let crc = crc_of(batch);
+    if let Some(slot) = batch.get_mut(CRC_OFFSET..CRC_OFFSET + 4) {
+        slot.copy_from_slice(&crc.to_be_bytes());
+    }
+}
 
 pub(crate) fn read_array<const N: usize>(buf: &[u8], at: usize) -> Option<[u8; N]> {
     buf.get(at..at.checked_add(N)?)?.try_into().ok()

@@ -4,7 +4,7 @@
 
 use bytes::{BufMut, Bytes};
 
-use super::batch::{ATTRIBUTES_OFFSET, HEADER_SIZE, LOG_OVERHEAD, MAGIC};
+use super::batch::{stamp_crc, HEADER_SIZE, LOG_OVERHEAD, MAGIC};
 use super::{Attributes, Compression, RecordsError, TimestampType};
 use crate::wire::varint::{put_varint, put_varlong, varlong_size};
 
@@ -546,10 +546,7 @@ impl RecordBatchBuilder {
         if let Some(slot) = out.get_mut(..HEADER_SIZE) {
             slot.copy_from_slice(&bytes);
         }
-        let crc = crc32c::crc32c(out.get(ATTRIBUTES_OFFSET..).unwrap_or_default());
-        if let Some(slot) = out.get_mut(ATTRIBUTES_OFFSET - 4..ATTRIBUTES_OFFSET) {
-            slot.copy_from_slice(&crc.to_be_bytes());
-        }
+        stamp_crc(&mut out);
         Ok(Bytes::from(out))
     }
 

@@ -1,7 +1,7 @@
 //! The builder's tests: what it writes, read back, and refusals.
 
 use super::*;
-use crate::records::batch::{Batches, RecordBatch};
+use crate::records::batch::{Batches, RecordBatch, ATTRIBUTES_OFFSET};
 use crate::records::record::Record;
 use proptest::prelude::*;
 

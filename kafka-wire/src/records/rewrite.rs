@@ -39,7 +39,7 @@
 //! ```
 
 use super::batch::{
-    read_array, split, Split, ATTRIBUTES_OFFSET, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET,
+    read_array, split, stamp_crc, Split, ATTRIBUTES_OFFSET, LAST_OFFSET_DELTA_OFFSET,
     MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET,
 };
 use super::{Attributes, RecordsError, TimestampType};
@@ -162,8 +162,7 @@ pub fn set_max_timestamp(
     .with_delete_horizon(attributes.has_delete_horizon());
     write(batch, ATTRIBUTES_OFFSET, attributes.0.to_be_bytes());
     write(batch, MAX_TIMESTAMP_OFFSET, max_timestamp.to_be_bytes());
-    let crc = crc32c::crc32c(batch.get(ATTRIBUTES_OFFSET..).unwrap_or_default());
-    write(batch, CRC_OFFSET, crc.to_be_bytes());
+    stamp_crc(batch);
     Ok(())
 }
 
