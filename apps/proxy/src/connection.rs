@@ -70,6 +70,9 @@ pub async fn run(
     let Some((client_read, mut to_client)) = accept(client, &slot, &proxy).await else {
         return;
     };
+    // The client's idle time runs from here: connecting upstream is the proxy's
+    // wait, and with a thousand clients arriving at once it takes seconds.
+    let accepted = tokio::time::Instant::now();
     // Returning drops the client, which closes it: without a broker there is
     // nothing to forward to.
     let (server_read, mut to_server) = match connect(&upstream, &proxy).await {
@@ -83,7 +86,10 @@ pub async fn run(
     let limits = &proxy.limits;
     let mut server_frames = FrameReader::new(server_read, limits.clients.responses.clone())
         .with_max_frame_size(limits.max_response_frame);
-    let mut client_frames = limits.clients.reader(client_read, slot);
+    let mut client_frames = limits
+        .clients
+        .reader(client_read, slot)
+        .with_idle_since(accepted);
 
     let mut session = match &proxy.security.upstream_login {
         None => None,

@@ -154,6 +154,28 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         self
     }
 
+    /// Counts idle time from `since` instead of from the reader's creation: the
+    /// client's last activity, when the server did work of its own between reading
+    /// from it and creating the reader (the proxy's connection upstream). Time the
+    /// server spent is not the client's to be idle in, nor a grace it earns.
+    ///
+    /// ```
+    /// use kwire_net::server::{FrameReader, MemoryBudget};
+    /// use std::time::Duration;
+    /// use tokio::time::Instant;
+    ///
+    /// let accepted = Instant::now();
+    /// // ... the server connects somewhere else first ...
+    /// let reader = FrameReader::new(&b""[..], MemoryBudget::new(1 << 20))
+    ///     .with_idle_timeout(Some(Duration::from_secs(600)))
+    ///     .with_idle_since(accepted);
+    /// # drop(reader);
+    /// ```
+    pub fn with_idle_since(mut self, since: Instant) -> Self {
+        self.last_frame = since;
+        self
+    }
+
     /// Reports requests to `slot`, and fails with [`ServerError::Evicted`] when it
     /// is evicted. The slot is held (and its place taken) as long as the reader.
     pub fn with_slot(mut self, slot: ConnectionSlot) -> Self {
@@ -413,6 +435,21 @@ mod tests {
         assert_eq!(started.elapsed(), idle);
         drop(reader);
         dribble.await.unwrap();
+    }
+
+    /// The proxy connects upstream before it reads from its client: the idle clock
+    /// runs from the accept, not from when the reader was made.
+    #[tokio::test(start_paused = true)]
+    async fn the_idle_clock_can_start_before_the_reader() {
+        let (_client, server) = tokio::io::duplex(1024);
+        let accepted = Instant::now();
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let mut reader = FrameReader::new(server, MemoryBudget::new(1 << 20))
+            .with_idle_timeout(Some(Duration::from_secs(10)))
+            .with_idle_since(accepted);
+        let error = reader.next_frame().await.unwrap_err();
+        assert!(matches!(error, ServerError::Idle(_)), "{error:?}");
+        assert_eq!(accepted.elapsed(), Duration::from_secs(10));
     }
 
     #[tokio::test(start_paused = true)]
