@@ -1,14 +1,12 @@
 //! The schema checker: proves the runtime schemas of the hand-written structs equal
 //! Apache Kafka's JSON schemas, field for field.
 //!
-//! [`load`] reads the JSON, [`resolve`] finds what a field's type names,
+//! [`load`] (the schema crate's reader) reads the JSON, [`resolve`] finds what a field's type names,
 //! [`meaning`] decides when two spellings mean the same, `compare` walks one schema
 //! against one struct, and this module decides which schema goes with which struct
 //! (and which may still wait). Everything found lands in a [`Report`].
 
 mod compare;
-pub mod json;
-pub mod load;
 pub mod meaning;
 mod report;
 pub mod resolve;
@@ -18,7 +16,9 @@ use std::path::Path;
 
 use kwire::schema::MessageSchema;
 
-pub use load::{
+// The reader is the schema crate's, shared with the derive and the command line.
+pub use kwire_schema::{json, read as load};
+pub use kwire_schema::{
     load_dir, load_file, LoadError, SchemaDefault, SchemaField, SchemaMessage, SchemaStruct,
 };
 pub use report::{Line, Report};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use jsonc_parser::JsonValue;
 
-use super::json::{parse, Keys};
+use crate::json::{parse, Keys};
 
 /// One schema file: a request, response, header or data structure.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,1 @@
+//! Writing a schema out as Kafka's JSON schema text.
