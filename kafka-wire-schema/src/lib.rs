@@ -32,7 +32,9 @@
 
 pub mod compat;
 pub mod json;
+pub mod meaning;
 pub mod read;
+pub mod resolve;
 pub mod write;
 
 pub use read::{

@@ -10,6 +10,7 @@ use super::load::{SchemaDefault, SchemaField, SchemaMessage};
 use super::meaning::{self, ValueClass};
 use super::report::Report;
 use super::resolve::{self, Shape};
+use super::runtime_class;
 
 /// Compares `schema` with the runtime `message` of the same name.
 pub fn message(report: &mut Report, schema: &SchemaMessage, message: &MessageSchema) {
@@ -196,7 +197,7 @@ fn pair(
         path,
         "default",
         meaning::default(ValueClass::of_schema_type(&s.ty), schema_default.as_deref()),
-        meaning::default(ValueClass::of_type(&r.ty), r.default),
+        meaning::default(runtime_class::of_type(&r.ty), r.default),
     );
     flexible_override(
         report,

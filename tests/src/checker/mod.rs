@@ -7,9 +7,8 @@
 //! (and which may still wait). Everything found lands in a [`Report`].
 
 mod compare;
-pub mod meaning;
 mod report;
-pub mod resolve;
+mod runtime_class;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -17,7 +16,7 @@ use std::path::Path;
 use kwire::schema::MessageSchema;
 
 // The reader is the schema crate's, shared with the derive and the command line.
-pub use kwire_schema::{json, read as load};
+pub use kwire_schema::{json, meaning, read as load, resolve};
 pub use kwire_schema::{
     load_dir, load_file, LoadError, SchemaDefault, SchemaField, SchemaMessage, SchemaStruct,
 };

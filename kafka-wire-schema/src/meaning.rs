@@ -4,8 +4,7 @@
 
 use std::fmt;
 
-use kwire::schema::TypeSchema;
-use kwire::VersionRange;
+use kwire_version::VersionRange;
 
 /// A version range key: absent means `none` for every key that may be absent.
 pub fn range(text: Option<&str>) -> Result<VersionRange, String> {
@@ -47,27 +46,6 @@ impl ValueClass {
             "uuid" => ValueClass::Uuid,
             "string" => ValueClass::Text,
             _ => ValueClass::Composite,
-        }
-    }
-
-    /// The class of a runtime type.
-    pub fn of_type(ty: &TypeSchema) -> ValueClass {
-        match ty {
-            TypeSchema::Int8
-            | TypeSchema::Int16
-            | TypeSchema::Uint16
-            | TypeSchema::Int32
-            | TypeSchema::Uint32
-            | TypeSchema::Int64 => ValueClass::Integer,
-            TypeSchema::Bool => ValueClass::Bool,
-            TypeSchema::Float64 => ValueClass::Float,
-            TypeSchema::Uuid => ValueClass::Uuid,
-            TypeSchema::String => ValueClass::Text,
-            TypeSchema::Bytes
-            | TypeSchema::Records
-            | TypeSchema::Array(_)
-            | TypeSchema::Struct(_) => ValueClass::Composite,
-            other => panic!("the checker does not know the type {other}"),
         }
     }
 }
