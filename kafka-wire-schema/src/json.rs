@@ -62,7 +62,9 @@ impl<'a> Keys<'a> {
         }
     }
 
-    /// Takes an integer key; `None` when absent.
+    /// Takes an integer key; `None` when absent. A string of an integer is read as
+    /// the integer, as Kafka's generator (Jackson) reads it: Kafka's own
+    /// `BrokerHeartbeatRequest.json` had `"tag": "0"` until 2025.
     pub fn integer(&mut self, key: &str) -> Result<Option<i64>, String> {
         match self.object.take(key) {
             None => Ok(None),
@@ -70,6 +72,11 @@ impl<'a> Keys<'a> {
                 .parse()
                 .map(Some)
                 .map_err(|_| format!("`{key}` is not an integer: {n}")),
+            Some(JsonValue::String(s)) => s
+                .trim()
+                .parse()
+                .map(Some)
+                .map_err(|_| format!("`{key}` is not an integer: {s:?}")),
             Some(_) => Err(format!("`{key}` is not a number")),
         }
     }

@@ -1,1 +1,0 @@
-//! Whether a newer schema keeps an older one's bytes, version by version.
