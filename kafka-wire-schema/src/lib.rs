@@ -3,8 +3,10 @@
 //! Apache Kafka describes every message in a JSON file
 //! (`clients/src/main/resources/common/message/*.json`). This crate
 //!
-//! - reads those files the way Kafka's generator does ([`read`]): standard JSON plus
-//!   comments, every key kept as written, unknown keys set aside;
+//! - holds a schema as plain data ([`model`]: [`SchemaMessage`] and its parts);
+//! - reads those files the way Kafka's generator does (`read`, behind the default
+//!   feature `read`): standard JSON plus comments, every key kept as written,
+//!   unknown keys set aside;
 //! - writes them ([`write`]), so that messages defined in Rust can be handed to Kafka's
 //!   generator or to another language's;
 //! - compares an older schema with a newer one, version by version ([`compat`]), and
@@ -13,7 +15,11 @@
 //! The `kwire` runtime, its derive (`compatible_with = "…"`) and the `kwire` command
 //! line all use these, so a schema reads and a rule applies the same everywhere.
 //!
+//! Without the `read` feature the crate has no dependency on a JSON parser: what
+//! the `kwire` runtime uses to write its messages out.
+//!
 //! ```
+//! # #[cfg(feature = "read")] {
 //! use std::path::Path;
 //! use kwire_schema::read::load_text;
 //!
@@ -26,18 +32,28 @@
 //! }"#;
 //! let schema = load_text(text, Path::new("HoldSeatsRequest.json")).unwrap();
 //! assert_eq!(schema.fields[0].ty, "int32");
+//! # }
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod compat;
+#[cfg(feature = "read")]
 pub mod json;
 pub mod meaning;
+pub mod model;
+#[cfg(feature = "read")]
 pub mod read;
+// Without the reader, the modules that only compare schemas (`compat`, `meaning`,
+// `resolve`) still find the data types where they name them.
+#[cfg(not(feature = "read"))]
+mod read {
+    pub use crate::model::{SchemaField, SchemaMessage};
+}
 pub mod resolve;
 pub mod write;
 
-pub use read::{
-    load_dir, load_file, load_text, LoadError, SchemaDefault, SchemaField, SchemaMessage,
-    SchemaStruct,
-};
+pub use model::{SchemaDefault, SchemaField, SchemaMessage, SchemaStruct};
+#[cfg(feature = "read")]
+pub use read::{load_dir, load_file, load_text, LoadError};
+pub use write::to_json;
