@@ -35,6 +35,12 @@
 //! assert!(node.encode(0).is_err());
 //! ```
 //!
+//! Every derived message carries its schema as [`Message::SCHEMA`] (a
+//! [`schema::MessageSchema`]: each field's type, versions, tags, defaults and
+//! docs), and [`schema::MessageSchema::to_kafka_json`] writes it out as Kafka's
+//! JSON schema file, for Kafka's own generator or another language's:
+//! `NodeAnnouncement::SCHEMA.to_kafka_json()`.
+//!
 //! # Features
 //!
 //! - `json`: Kafka's JSON form of every derived message and struct (module `json`;

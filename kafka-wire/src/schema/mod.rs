@@ -1,10 +1,12 @@
 //! Runtime schema metadata: what a message says about itself, field for field.
 //!
 //! Every derived message and struct carries one of these as an associated constant,
-//! so tests and tools can compare it with Kafka's JSON schemas or print it.
+//! so tests and tools can compare it with Kafka's JSON schemas or print it, and
+//! [`MessageSchema::to_kafka_json`] writes it out as Kafka's JSON schema file.
 
 mod camel_case;
 mod coding;
+mod export;
 mod min_size;
 pub(crate) mod nested;
 
@@ -15,6 +17,10 @@ use crate::VersionRange;
 pub use camel_case::json_name;
 #[doc(hidden)]
 pub use camel_case::json_name_bytes;
+/// Kafka's JSON schema file as data, what [`MessageSchema::to_kafka_schema`] gives
+/// (from the `kwire-schema` crate).
+#[doc(no_inline)]
+pub use kwire_schema::{SchemaDefault, SchemaField, SchemaMessage, SchemaStruct};
 pub use min_size::MinSizes;
 
 /// What kind of schema a message is, Kafka's `"type"` key.

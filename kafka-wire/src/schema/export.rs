@@ -1,0 +1,176 @@
+//! A message's runtime schema written out as Kafka's JSON schema, so a message
+//! defined in Rust can be handed to Kafka's generator, to another language's, or
+//! committed as the released form of a version.
+//!
+//! Kafka's files name nested struct types and define each once: inline, in the one
+//! field that uses it, or in `commonStructs` when several fields share it. The
+//! runtime holds the structs themselves, so the export decides: a struct used by
+//! more than one field anywhere in the message goes to `commonStructs`, once; a
+//! struct used by one field is written inline under that field.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use kwire_schema::{SchemaDefault, SchemaField, SchemaMessage, SchemaStruct};
+
+use super::{FieldSchema, MessageSchema, StructSchema};
+
+/// The `versions` of a `commonStructs` entry: runtime structs carry none, and
+/// Kafka's own files write `"0+"` for every one (the fields say when they exist).
+const COMMON_STRUCT_VERSIONS: &str = "0+";
+
+impl MessageSchema {
+    /// The message as Kafka's JSON schema file holds it, as data.
+    ///
+    /// Each field's `about` is its doc comment on one line; the message's own doc
+    /// comment has no key in Kafka's format and is left out. Kafka names struct
+    /// types by name alone, so two different structs with one name in a message
+    /// cannot both be written: the first one met is.
+    ///
+    /// ```
+    /// use kwire::Message;
+    ///
+    /// /// Says hello.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(kind = data, versions = "0-1")]
+    /// struct Hello {
+    ///     /// Who is greeted.
+    ///     #[kafka(versions = "1+", default = -1)]
+    ///     whom: i32,
+    /// }
+    ///
+    /// let schema = Hello::SCHEMA.to_kafka_schema();
+    /// assert_eq!((schema.name.as_str(), schema.valid_versions.as_str()), ("Hello", "0-1"));
+    /// let field = &schema.fields[0];
+    /// assert_eq!((field.name.as_str(), field.ty.as_str()), ("Whom", "int32"));
+    /// assert_eq!(field.default.as_ref().map(|d| d.to_text()), Some("-1".to_owned()));
+    /// ```
+    pub fn to_kafka_schema(&self) -> SchemaMessage {
+        let common = common_structs(&self.body);
+        SchemaMessage {
+            file: PathBuf::from(format!("{}.json", self.name)),
+            name: self.name.to_owned(),
+            kind: self.kind.as_str().to_owned(),
+            api_key: self.api_key.map(i64::from),
+            valid_versions: self.valid_versions.to_string(),
+            // Written even when empty ("none"): Kafka's generator asks for the key.
+            flexible_versions: Some(self.flexible_versions.to_string()),
+            listeners: self.listeners.iter().map(|l| (*l).to_owned()).collect(),
+            latest_version_unstable: self.latest_version_unstable,
+            fields: fields(self.body.fields, &common),
+            common_structs: common
+                .iter()
+                .map(|s| SchemaStruct {
+                    name: s.name.to_owned(),
+                    versions: Some(COMMON_STRUCT_VERSIONS.to_owned()),
+                    fields: fields(s.fields, &common),
+                    unknown_keys: Vec::new(),
+                })
+                .collect(),
+            unknown_keys: Vec::new(),
+        }
+    }
+
+    /// The message as the text of Kafka's JSON schema file, in the layout of Kafka's
+    /// own files: what `kwire schema --json NAME` prints, ready to commit as
+    /// `NAME.json` when a version is released.
+    ///
+    /// ```
+    /// use kwire::Message;
+    ///
+    /// /// Says hello.
+    /// #[derive(Debug, Clone, PartialEq, kwire::Message)]
+    /// #[kafka(kind = data, versions = "0-1")]
+    /// struct Hello {
+    ///     /// Who is greeted.
+    ///     #[kafka(versions = "1+", default = -1)]
+    ///     whom: i32,
+    /// }
+    ///
+    /// assert_eq!(Hello::SCHEMA.to_kafka_json(), r#"{
+    ///   "type": "data",
+    ///   "name": "Hello",
+    ///   "validVersions": "0-1",
+    ///   "flexibleVersions": "none",
+    ///   "fields": [
+    ///     { "name": "Whom", "type": "int32", "versions": "1+", "default": "-1",
+    ///       "about": "Who is greeted." }
+    ///   ]
+    /// }
+    /// "#);
+    /// ```
+    pub fn to_kafka_json(&self) -> String {
+        kwire_schema::to_json(&self.to_kafka_schema())
+    }
+}
+
+/// The structs that go to `commonStructs`, in the order they are first met: those
+/// used by more than one field, and those without fields (an inline struct is told
+/// from a reference by its `fields`, which an empty struct cannot show).
+fn common_structs(body: &StructSchema) -> Vec<&'static StructSchema> {
+    let mut uses = Uses::default();
+    uses.count(body.fields);
+    uses.met
+        .into_iter()
+        .filter(|s| uses.count.get(s.name).copied().unwrap_or(0) > 1 || s.fields.is_empty())
+        .collect()
+}
+
+/// How often each struct type is used, by name.
+#[derive(Default)]
+struct Uses {
+    met: Vec<&'static StructSchema>,
+    count: HashMap<&'static str, usize>,
+}
+
+impl Uses {
+    /// Counts the struct types of `fields`, going into a struct only the first
+    /// time it is met: it is written once, wherever it goes, and a struct that
+    /// holds itself is not followed forever.
+    fn count(&mut self, fields: &'static [FieldSchema]) {
+        for field in fields {
+            let Some(inner) = field.ty.struct_schema() else {
+                continue;
+            };
+            let seen = self.count.entry(inner.name).or_insert(0);
+            *seen += 1;
+            if *seen == 1 {
+                self.met.push(inner);
+                self.count(inner.fields);
+            }
+        }
+    }
+}
+
+fn fields(fields: &[FieldSchema], common: &[&StructSchema]) -> Vec<SchemaField> {
+    fields.iter().map(|f| field(f, common)).collect()
+}
+
+fn field(field: &FieldSchema, common: &[&StructSchema]) -> SchemaField {
+    // Present ranges only: Kafka's files leave out what is empty.
+    let range = |range: crate::VersionRange| (!range.is_empty()).then(|| range.to_string());
+    let inline = match field.ty.struct_schema() {
+        Some(inner) if !common.iter().any(|c| c.name == inner.name) => fields(inner.fields, common),
+        _ => Vec::new(),
+    };
+    SchemaField {
+        name: field.name.to_owned(),
+        ty: field.ty.to_string(),
+        versions: Some(field.versions.to_string()),
+        nullable_versions: range(field.nullable_versions),
+        tagged_versions: range(field.tagged_versions),
+        tag: field.tag.map(i64::from),
+        ignorable: field.ignorable,
+        // The text as the attribute wrote it, as a JSON string: the form most of
+        // Kafka's files use, and one Kafka's generator reads for every type.
+        default: field.default.map(|d| SchemaDefault::Text(d.to_owned())),
+        flexible_versions: field.flexible_versions.map(|r| r.to_string()),
+        map_key: field.map_key,
+        entity_type: field.entity_type.map(str::to_owned),
+        zero_copy: field.zero_copy,
+        // A doc comment may wrap; Kafka's `about` is one line.
+        about: field.about.split_whitespace().collect::<Vec<_>>().join(" "),
+        fields: inline,
+        unknown_keys: Vec::new(),
+    }
+}
