@@ -41,6 +41,17 @@ impl Runtime {
     }
 }
 
+/// Checks one schema against one runtime message, whatever their names: what the
+/// export test uses to read a written schema back against the message it came from.
+pub fn check_message(schema: &SchemaMessage, message: &MessageSchema) -> Report {
+    let mut report = Report {
+        schemas: 1,
+        ..Report::default()
+    };
+    compare::message(&mut report, schema, message);
+    report
+}
+
 /// Checks every schema in `dir` against `runtime`.
 pub fn check(dir: &Path, runtime: &Runtime) -> Report {
     let mut report = Report::default();
