@@ -40,7 +40,9 @@ pub enum Command {
     Encode(EncodeArgs),
     /// Negotiate API versions with a live broker and print the table.
     Versions(VersionsArgs),
-    /// Print the fields of a message: at one version, or every field's versions.
+    /// Print the fields of a message: at one version, or every field's versions;
+    /// with --json, as Kafka's JSON schema file.
+    #[command(after_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
     /// Salt a password read from stdin into a SCRAM credential, printed as a
     /// line of kwire-broker's --sasl-users-file.
@@ -59,6 +61,12 @@ Examples:
   read -rs PASSWORD && printf '%s\\n' \"$PASSWORD\" | kwire scram-credential alice >> users.txt
   kwire scram-credential --mechanism SCRAM-SHA-256 --iterations 8192 alice < password.txt
   kwire-broker --sasl-users-file users.txt";
+
+const SCHEMA_EXAMPLES: &str = "\
+Examples:
+  kwire schema InitProducerIdRequest
+  kwire schema ApiVersionsResponse --version 3
+  kwire schema --json InitProducerIdRequest > schemas/InitProducerIdRequest.json";
 
 const DISSECT_EXAMPLES: &str = "\
 Examples:
@@ -153,6 +161,10 @@ pub struct SchemaArgs {
     /// Show the fields at this version only.
     #[arg(long, value_name = "V", allow_negative_numbers = true)]
     pub version: Option<i16>,
+    /// Print the message as Kafka's JSON schema file instead of a table, ready to
+    /// commit as NAME.json (every version: a schema file has them all).
+    #[arg(long, conflicts_with = "version")]
+    pub json: bool,
 }
 
 /// The arguments of `scram-credential`.

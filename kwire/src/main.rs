@@ -9,6 +9,7 @@
 //! kwire encode  --frame [--api NAME --version V] <JSON>    a whole frame from {"header", "body"}
 //! kwire versions HOST:PORT [--timeout SECONDS]             negotiate with a live broker
 //! kwire schema  NAME [--version V]                         a message's fields
+//! kwire schema  --json NAME                                its Kafka JSON schema file
 //! kwire scram-credential [--mechanism M] [--iterations N] NAME   a users-file line
 //! ```
 //!

@@ -1,5 +1,6 @@
 //! `kwire schema`: a message's fields from its runtime schema, at one version or
-//! with every field's versions, nested structs indented under their field.
+//! with every field's versions, nested structs indented under their field; with
+//! `--json`, the runtime's own export as Kafka's JSON schema file.
 
 use std::io::Write;
 
@@ -26,6 +27,11 @@ struct Row {
 /// Runs the command.
 pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let schema = names::message(&args.name)?;
+    if args.json {
+        return out
+            .write_all(schema.to_kafka_json().as_bytes())
+            .map_err(|e| CliError::new(format!("cannot write the output: {e}")));
+    }
     if let Some(version) = args.version {
         target::check_version(schema, version)?;
     }

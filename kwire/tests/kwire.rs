@@ -801,6 +801,27 @@ fn schema_prints_fields_with_versions_or_at_one_version() {
     golden("schema", &runs.iter().collect::<Vec<_>>());
 }
 
+/// `--json` prints the runtime's export as Kafka's schema file, byte for byte the
+/// library's `to_kafka_json`; it is every version's, so `--version` is refused.
+#[test]
+fn schema_json_prints_kafkas_schema_file() {
+    let runs = [
+        kwire(&["schema", "--json", "InitProducerIdRequest"]),
+        kwire(&["schema", "AddPartitionsToTxnRequest", "--json"]),
+    ];
+    for run in &runs {
+        run.succeeds();
+    }
+    assert_eq!(
+        runs[0].stdout(),
+        InitProducerIdRequest::SCHEMA.to_kafka_json()
+    );
+    assert!(runs[1].stdout().contains("\"commonStructs\""));
+    let refused = kwire(&["schema", "--json", "--version", "3", "FetchRequest"]);
+    refused.fails();
+    golden("schema_json", &[&runs[0], &runs[1], &refused]);
+}
+
 // ---------------------------------------------------------------------------
 // scram-credential
 
