@@ -174,3 +174,88 @@ fn field(field: &FieldSchema, common: &[&StructSchema]) -> SchemaField {
         unknown_keys: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{MessageKind, MinSizes, TypeSchema};
+    use super::*;
+    use crate::VersionRange;
+
+    const fn of(name: &'static str, fields: &'static [FieldSchema]) -> StructSchema {
+        StructSchema {
+            name,
+            fields,
+            keeps_unknown_tags: false,
+            min_sizes: MinSizes::UNTABULATED,
+        }
+    }
+
+    const ALL: VersionRange = VersionRange::ALL;
+    static EMPTY: StructSchema = of("Empty", &[]);
+    static LEAF: StructSchema = of("Leaf", &[FieldSchema::new("Value", TypeSchema::Int8, ALL)]);
+    // Used twice, holding the leaf once: the leaf is written inline in it.
+    static SHARED: StructSchema = of(
+        "Shared",
+        &[FieldSchema::new("Leaf", TypeSchema::Struct(&LEAF), ALL)],
+    );
+    // Holds itself: a second use, found without following it forever.
+    static NODE: StructSchema = of(
+        "Node",
+        &[FieldSchema::new(
+            "Children",
+            TypeSchema::Array(&TypeSchema::Struct(&NODE)),
+            ALL,
+        )],
+    );
+
+    fn message(fields: &'static [FieldSchema]) -> MessageSchema {
+        MessageSchema {
+            name: "Test",
+            kind: MessageKind::Data,
+            api_key: None,
+            valid_versions: VersionRange::new(0, 0),
+            flexible_versions: VersionRange::NONE,
+            listeners: &[],
+            latest_version_unstable: false,
+            body: of("Test", fields),
+            about: "",
+        }
+    }
+
+    fn names(schema: &SchemaMessage) -> Vec<&str> {
+        schema
+            .common_structs
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn shared_empty_and_self_holding_structs_are_common_the_rest_inline() {
+        static FIELDS: [FieldSchema; 4] = [
+            FieldSchema::new("A", TypeSchema::Struct(&SHARED), ALL),
+            FieldSchema::new("B", TypeSchema::Array(&TypeSchema::Struct(&SHARED)), ALL),
+            FieldSchema::new("C", TypeSchema::Struct(&EMPTY), ALL),
+            FieldSchema::new("D", TypeSchema::Struct(&NODE), ALL),
+        ];
+        let schema = message(&FIELDS).to_kafka_schema();
+        assert_eq!(names(&schema), ["Shared", "Empty", "Node"]);
+        assert!(schema.fields.iter().all(|f| f.fields.is_empty()));
+        let shared = &schema.common_structs[0];
+        assert_eq!(shared.fields[0].ty, "Leaf");
+        assert_eq!(shared.fields[0].fields[0].name, "Value");
+        let node = &schema.common_structs[2];
+        assert_eq!(node.fields[0].ty, "[]Node");
+        assert!(node.fields[0].fields.is_empty());
+    }
+
+    #[test]
+    fn a_struct_used_once_is_inline() {
+        static FIELDS: [FieldSchema; 1] =
+            [FieldSchema::new("Leaf", TypeSchema::Struct(&LEAF), ALL)];
+        let schema = message(&FIELDS).to_kafka_schema();
+        assert!(schema.common_structs.is_empty());
+        assert_eq!(schema.fields[0].fields[0].name, "Value");
+        assert_eq!(schema.flexible_versions.as_deref(), Some("none"));
+    }
+}
