@@ -7,8 +7,8 @@
 //! - reads those files the way Kafka's generator does (`read`, behind the default
 //!   feature `read`): standard JSON plus comments, every key kept as written,
 //!   unknown keys set aside;
-//! - writes them ([`write`]), so that messages defined in Rust can be handed to Kafka's
-//!   generator or to another language's;
+//! - writes them ([`write`](mod@write)), so that messages defined in Rust can be
+//!   handed to Kafka's generator or to another language's;
 //! - compares an older schema with a newer one, version by version ([`compat`]), and
 //!   reports every change that alters what a released version's bytes mean.
 //!
