@@ -7,6 +7,7 @@ mod camel_case;
 mod coding;
 mod min_size;
 pub(crate) mod nested;
+pub(crate) mod released;
 
 use std::fmt;
 
