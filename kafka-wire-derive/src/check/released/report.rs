@@ -29,7 +29,15 @@ impl Target<'_> {
         let Some(field) = finding.field() else {
             return self.message_error(finding, &v, those, old, new);
         };
-        let found = self.field(field).filter(|_| !finding.path.contains('.'));
+        // A renamed field goes by its new name; every other by the released one.
+        let now_named = if finding.rule == Rule::FieldRenamed {
+            new
+        } else {
+            field
+        };
+        let found = self
+            .field(now_named)
+            .filter(|_| !finding.path.contains('.'));
         let Some(found) = found else {
             // Gone from the struct: only the file names it.
             return (
@@ -57,7 +65,7 @@ impl Target<'_> {
                 ),
             ),
             Rule::FieldRenamed => (
-                self.field(new).map_or(on_name, |f| f.name_span),
+                on_name,
                 format!("`{name}` is named `{old}` in released {v} ({file}); renaming it changes the JSON form of {those}"),
             ),
             Rule::FieldMoved => (
