@@ -232,6 +232,12 @@ keys! {
         latest_version_unstable: Flag, Message, Some("latestVersionUnstable");
         /// A request's response type.
         response: RawExpr, Message, None;
+        /// The released schema this struct must stay compatible with: a Kafka JSON
+        /// file, relative to the crate's directory (`CARGO_MANIFEST_DIR`, or
+        /// `KWIRE_MANIFEST_DIR` where a test harness such as trybuild compiles the
+        /// crate's files from a project of its own). A change that breaks a
+        /// released version is a compile error on its token.
+        compatible_with: LitStr, AnyStruct, None;
     }
 }
 
@@ -295,8 +301,8 @@ mod tests {
         );
         assert_eq!(
             hint("colour", StructKeys::KEYS),
-            "unknown key `colour`: the keys here are `api_key`, `flexible`, `kind`, \
-             `latest_version_unstable`, `listeners`, `name`, `response`, `versions`"
+            "unknown key `colour`: the keys here are `api_key`, `compatible_with`, `flexible`, \
+             `kind`, `latest_version_unstable`, `listeners`, `name`, `response`, `versions`"
         );
         let listed = hint("shade", FieldKeys::KEYS);
         assert!(listed.starts_with("unknown key `shade`: the keys here are `default`"));

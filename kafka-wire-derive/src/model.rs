@@ -138,6 +138,8 @@ pub struct Container {
     pub unknown_tagged: Vec<UnknownTagged>,
     /// The keys of the struct attribute as written.
     pub keys: WrittenKeys,
+    /// The released schema file named by `compatible_with`, as written.
+    pub compatible_with: Option<LitStr>,
     /// True when some field could not be modelled (its errors are recorded), so
     /// rules over all fields (tag gaps) would see a false picture.
     pub incomplete: bool,
@@ -452,6 +454,7 @@ pub fn build(raw: &RawInput, derive: Derive, errors: &mut Errors) -> Option<Cont
         fields,
         unknown_tagged,
         keys: raw_container.keys.written().to_vec(),
+        compatible_with: raw_container.keys.compatible_with.value().cloned(),
         incomplete,
     })
 }

@@ -23,6 +23,7 @@ pub use crate::message::{Message, Struct};
 pub use crate::schema::nested::{
     keeps_unknown_tags_within, leaves_are_leaves, tags_within_flexible,
 };
+pub use crate::schema::released::matches_released_type;
 pub use crate::schema::{
     FieldSchema, MessageKind, MessageSchema, MinSizes, StructSchema, TypeSchema,
 };

@@ -4,6 +4,7 @@
 
 mod attributes;
 mod default_derive;
+mod released;
 mod types;
 
 use crate::errors::Errors;
@@ -32,8 +33,10 @@ pub fn check(container: &Container, attrs: &[syn::Attribute], errors: &mut Error
         Derive::Struct => "Struct",
     };
     let user_derives_default = default_derive::check(attrs, ours, errors);
+    let mut type_checks = types::type_checks(container);
+    type_checks.extend(released::check(container, errors));
     Checked {
-        type_checks: types::type_checks(container),
+        type_checks,
         user_derives_default,
     }
 }

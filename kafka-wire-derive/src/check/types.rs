@@ -147,7 +147,12 @@ fn required(ty: &Type, name: &str) -> TokenStream {
 
 /// A `const` named `name` asserting `condition`, failing with `message` on the
 /// whole of `ty`.
-fn assertion(ty: &Type, name: &str, condition: TokenStream, message: String) -> TokenStream {
+pub(super) fn assertion(
+    ty: &Type,
+    name: &str,
+    condition: TokenStream,
+    message: String,
+) -> TokenStream {
     let (start, end) = first_and_last_spans(ty);
     let name = format_ident!("{}", name);
     // The call's span runs from its first token to its last, so giving those the

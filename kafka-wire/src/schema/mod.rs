@@ -9,6 +9,7 @@ mod coding;
 mod export;
 mod min_size;
 pub(crate) mod nested;
+pub(crate) mod released;
 
 use std::fmt;
 

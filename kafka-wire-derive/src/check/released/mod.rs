@@ -1,0 +1,190 @@
+//! `compatible_with = "schemas/Foo.json"`: the struct against the schema it was
+//! released with, by the compatibility rules of `kwire-schema` (the ones
+//! `kwire compat` runs). What the attributes say is compared here and every
+//! finding reported on its token; the types, which only the compiler knows, are
+//! asserted in the generated code (`types`).
+
+mod file;
+mod report;
+mod schema;
+mod types;
+
+use kwire_schema::compat::{self, Types};
+use kwire_schema::resolve;
+use kwire_schema::{SchemaField, SchemaMessage};
+use kwire_version::VersionRange;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::errors::Errors;
+use crate::model::{Container, Derive};
+
+/// Checks `container` against its released schema, when it names one: records a
+/// finding per break and returns the file-tracking item and the type assertions.
+pub fn check(container: &Container, errors: &mut Errors) -> TokenStream {
+    let Some(lit) = &container.compatible_with else {
+        return quote!();
+    };
+    let released = match file::load(lit) {
+        Ok(released) => released,
+        Err(message) => {
+            errors.on(lit, message);
+            return quote!();
+        }
+    };
+    let tracking = released.tracking_item(lit);
+    let old = &released.schema;
+    let shown = released.shown.as_str();
+    // A field that could not be modelled would show as removed.
+    if container.incomplete {
+        return tracking;
+    }
+    let findings = match container.derive {
+        Derive::Message => {
+            if old.name != container.name {
+                errors.on(
+                    lit,
+                    format!(
+                        "`{shown}` is the schema of `{}`, not of `{}`",
+                        old.name, container.name
+                    ),
+                );
+                return tracking;
+            }
+            match schema::message(container, old) {
+                Some(new) => compat::compare_with(old, &new, Types::Skipped),
+                None => return tracking,
+            }
+        }
+        Derive::Struct => compat::compare_struct(
+            old,
+            &container.name,
+            &schema::fields(container),
+            Types::Skipped,
+        ),
+    };
+    let findings = match findings {
+        Ok(findings) => findings,
+        Err(error) => {
+            errors.on(lit, format!("`{shown}` cannot be compared: {error}"));
+            return tracking;
+        }
+    };
+    let target = report::Target {
+        container,
+        lit,
+        file: shown,
+    };
+    for finding in &findings {
+        let (span, message) = target.error(finding);
+        errors.at(span, message);
+    }
+    let released_fields = match container.derive {
+        Derive::Message => old.fields.as_slice(),
+        Derive::Struct => struct_fields(old, &container.name).unwrap_or_default(),
+    };
+    let types = types::assertions(container, released_fields, released_versions(old), shown);
+    quote!(#tracking #types)
+}
+
+/// The versions `message` has released: all it accepts, but an unstable latest.
+fn released_versions(message: &SchemaMessage) -> VersionRange {
+    let valid =
+        kwire_schema::meaning::range(Some(&message.valid_versions)).unwrap_or(VersionRange::NONE);
+    match (message.latest_version_unstable, valid.min(), valid.max()) {
+        (false, _, _) => valid,
+        (true, Some(min), Some(max)) if max > min => VersionRange::new(min, max - 1),
+        (true, _, _) => VersionRange::NONE,
+    }
+}
+
+/// The fields of the struct named `name` in `message`: a commonStruct, or inline
+/// in a field at any depth.
+fn struct_fields<'a>(message: &'a SchemaMessage, name: &str) -> Option<&'a [SchemaField]> {
+    fn inline<'a>(fields: &'a [SchemaField], name: &str) -> Option<&'a [SchemaField]> {
+        fields.iter().find_map(|field| {
+            let (_, element) = resolve::element(&field.ty);
+            if element == name && !field.fields.is_empty() {
+                Some(field.fields.as_slice())
+            } else {
+                inline(&field.fields, name)
+            }
+        })
+    }
+    message
+        .common_struct(name)
+        .map(|s| s.fields.as_slice())
+        .or_else(|| inline(&message.fields, name))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::attr;
+    use crate::model::{self, Derive};
+
+    fn container(input: syn::DeriveInput, derive: Derive) -> Container {
+        let mut errors = Errors::new();
+        let raw = attr::parse(&input, &mut errors);
+        let built = model::build(&raw, derive, &mut errors);
+        assert!(errors.messages().is_empty(), "{:?}", errors.messages());
+        built.expect("the test struct models")
+    }
+
+    const RELEASED: &str = r#"{
+      "apiKey": 1000, "type": "request", "name": "HoldSeatsRequest",
+      "validVersions": "0-2", "flexibleVersions": "2+",
+      "fields": [
+        { "name": "ShowId", "type": "string", "versions": "0+" },
+        { "name": "Note", "type": "string", "versions": "1+", "nullableVersions": "1+",
+          "ignorable": true, "default": "null" },
+        { "name": "HoldSeconds", "type": "int32", "versions": "2+",
+          "taggedVersions": "2+", "tag": 0, "default": "600" },
+        { "name": "Seats", "type": "[]Seat", "versions": "0+", "fields": [
+          { "name": "Row", "type": "string", "versions": "0+" } ] }
+      ]
+    }"#;
+
+    /// The attributes, read as a schema, say what Kafka's JSON says: the quick
+    /// start's message against its own released file finds nothing.
+    #[test]
+    fn a_struct_as_released_has_no_findings() {
+        let message = container(
+            syn::parse_quote! {
+                #[kafka(api_key = 1000, kind = request, versions = "0-2", flexible = "2+")]
+                struct HoldSeatsRequest {
+                    #[kafka(versions = "0+")] show_id: KafkaString,
+                    #[kafka(versions = "1+", nullable = "1+", default = null, ignorable)]
+                    note: Option<KafkaString>,
+                    #[kafka(versions = "2+", tag = 0, default = 600)] hold_seconds: i32,
+                    #[kafka(versions = "0+")] seats: Vec<Seat>,
+                    #[kafka(unknown_tagged)] unknown: UnknownTaggedFields,
+                }
+            },
+            Derive::Message,
+        );
+        let released = kwire_schema::load_text(RELEASED, Path::new("H.json")).expect("reads");
+        let new = schema::message(&message, &released).expect("a message");
+        let found = compat::compare_with(&released, &new, Types::Skipped).expect("compares");
+        assert_eq!(found, []);
+
+        let seat = container(
+            syn::parse_quote! { struct Seat { #[kafka(versions = "0+")] row: KafkaString } },
+            Derive::Struct,
+        );
+        let fields = schema::fields(&seat);
+        let found = compat::compare_struct(&released, "Seat", &fields, Types::Skipped);
+        assert_eq!(found.expect("compares"), []);
+        assert_eq!(struct_fields(&released, "Seat").map(<[_]>::len), Some(1));
+    }
+
+    #[test]
+    fn an_unstable_latest_version_is_not_released() {
+        let mut released = kwire_schema::load_text(RELEASED, Path::new("H.json")).expect("reads");
+        assert_eq!(released_versions(&released), VersionRange::new(0, 2));
+        released.latest_version_unstable = true;
+        assert_eq!(released_versions(&released), VersionRange::new(0, 1));
+    }
+}
