@@ -41,6 +41,8 @@
 mod fields;
 mod findings;
 mod sets;
+#[cfg(test)]
+mod tests;
 
 use kwire_version::VersionRange;
 
