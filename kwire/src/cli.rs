@@ -65,7 +65,7 @@ pub enum Command {
     Compat(CompatArgs),
 }
 
-const COMPAT_EXAMPLES: &str = "\
+pub(crate) const COMPAT_EXAMPLES: &str = "\
 Rules: message-removed, message-renamed, kind-changed, api-key-changed,
   version-removed, flexibility-changed, field-removed, field-added, field-renamed,
   field-moved, type-changed, nullability-changed, tagging-changed, tag-changed,

@@ -164,3 +164,20 @@ fn summary(findings: &[&Finding], added: usize, allowed: &[Rule]) -> String {
     }
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The help lists the rules by hand (clap wants a constant): every one of them.
+    #[test]
+    fn the_help_names_every_rule() {
+        let help = crate::cli::COMPAT_EXAMPLES.replace(['\n', ' '], "");
+        let listed = help
+            .strip_prefix("Rules:")
+            .and_then(|rest| rest.split("Examples:").next())
+            .unwrap_or_default();
+        let names: Vec<&str> = Rule::ALL.iter().map(|rule| rule.name()).collect();
+        assert_eq!(listed, names.join(","));
+    }
+}
