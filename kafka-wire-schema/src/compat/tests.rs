@@ -485,6 +485,60 @@ fn the_same_default_written_another_way_is_no_change() {
     assert!(findings(&with("0"), &with("\"0\"")).is_empty());
 }
 
+#[test]
+fn a_defaulted_struct_holds_its_fields_defaults() {
+    // A tagged struct left out (or a version lacking it) reads as the struct with
+    // each field at its default, as Kafka's FetchResponse `CurrentLeader` does.
+    let leader = |epoch: &str, null: &str| {
+        request(
+            "0-2",
+            "1+",
+            &format!(
+                r#"{{ "name": "Leader", "type": "LeaderAndEpoch", "versions": "1+",
+                     "taggedVersions": "1+", "tag": 0{null}, "fields": [
+                   {{ "name": "LeaderId", "type": "int32", "versions": "0+", "default": -1 }},
+                   {{ "name": "LeaderEpoch", "type": "int32", "versions": "0+",
+                     "default": {epoch} }} ] }}"#
+            ),
+        )
+    };
+    assert_eq!(
+        findings(&leader("-1", ""), &leader("0", "")),
+        ["M.Leader.LeaderEpoch, versions 0-2: default changed (-1 -> 0)"]
+    );
+    // A struct that defaults to null holds nothing.
+    let null = r#", "nullableVersions": "1+", "default": "null""#;
+    assert!(findings(&leader("-1", null), &leader("0", null)).is_empty());
+}
+
+#[test]
+fn an_arrays_element_defaults_are_not_what_a_reader_gets() {
+    // A missing array is empty: its elements' defaults are never read.
+    let seats = |row: &str| {
+        request(
+            "0-1",
+            "none",
+            &format!(
+                r#"{{ "name": "Seats", "type": "[]Seat", "versions": "1+", "fields": [
+                     {{ "name": "Row", "type": "int32", "versions": "1+", "default": {row} }} ] }}"#
+            ),
+        )
+    };
+    assert!(findings(&seats("1"), &seats("2")).is_empty());
+}
+
+#[test]
+fn a_struct_within_itself_is_an_error_not_a_crash() {
+    let tree = r#"{ "type": "data", "name": "Tree", "validVersions": "0",
+        "flexibleVersions": "none",
+        "fields": [ { "name": "Root", "type": "Node", "versions": "0+" } ],
+        "commonStructs": [ { "name": "Node", "versions": "0+", "fields": [
+          { "name": "Children", "type": "[]Node", "versions": "0+" } ] } ] }"#;
+    let tree = load(tree, "old");
+    let error = compare(&tree, &tree).expect_err("no end to the nesting");
+    assert!(error.reason.contains("nest deeper"), "{error}");
+}
+
 // ---------------------------------------------------------------------------
 // Errors
 
