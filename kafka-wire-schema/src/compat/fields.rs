@@ -239,9 +239,19 @@ impl At<'_> {
             }
         }
 
-        // What a reader of this version gets for the fields it lacks.
-        for o in old.iter().filter(|f| !f.present(v)) {
-            if let Some(n) = new_named(o.name()).filter(|n| !n.present(v)) {
+        // What a reader of this version gets for the fields it lacks. A field
+        // renamed is found as the body finds renames: at the same place, under a
+        // name the older schema never had (the reader of a version that lacks it
+        // gets its default whatever it is called).
+        for (i, o) in old.iter().enumerate() {
+            if o.present(v) {
+                continue;
+            }
+            let renamed = || new.get(i).filter(|n| !old_names.contains(n.name()));
+            if let Some(n) = new_named(o.name())
+                .or_else(renamed)
+                .filter(|n| !n.present(v))
+            {
                 self.default(out, &join(prefix, o.name()), o.field, n.field)?;
             }
         }

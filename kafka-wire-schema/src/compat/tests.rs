@@ -473,6 +473,32 @@ fn a_default_changed_where_every_released_version_has_the_field_is_fine() {
 }
 
 #[test]
+fn a_renamed_fields_default_is_compared_where_a_version_lacks_it() {
+    let with = |name: &str, d: i32| {
+        request(
+            "0-4",
+            "none",
+            &format!(
+                r#"{{ "name": "{name}", "type": "int32", "versions": "3+", "default": {d} }}"#
+            ),
+        )
+    };
+    // Kafka's TxnOffsetCommitRequest renamed GenerationId (3+, default -1) to
+    // GenerationIdOrMemberEpoch, keeping the default versions 0-2 read.
+    assert_eq!(
+        findings(&with("GenerationId", -1), &with("GenerationIdOrEpoch", -1)),
+        ["M.GenerationId, versions 3-4: field renamed (GenerationId -> GenerationIdOrEpoch)"]
+    );
+    assert_eq!(
+        findings(&with("GenerationId", -1), &with("GenerationIdOrEpoch", 0)),
+        [
+            "M.GenerationId, versions 0-2: default changed (-1 -> 0)",
+            "M.GenerationId, versions 3-4: field renamed (GenerationId -> GenerationIdOrEpoch)",
+        ]
+    );
+}
+
+#[test]
 fn the_same_default_written_another_way_is_no_change() {
     let with = |d: &str| {
         request(
