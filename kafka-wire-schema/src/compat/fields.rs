@@ -241,13 +241,18 @@ impl At<'_> {
 
         // What a reader of this version gets for the fields it lacks. A field
         // renamed is found as the body finds renames: at the same place, under a
-        // name the older schema never had (the reader of a version that lacks it
-        // gets its default whatever it is called).
+        // name the older schema never had, and (since nothing else shows it is
+        // the same field) with the same versions. The reader of a version that
+        // lacks it gets its default whatever it is called.
         for (i, o) in old.iter().enumerate() {
             if o.present(v) {
                 continue;
             }
-            let renamed = || new.get(i).filter(|n| !old_names.contains(n.name()));
+            let renamed = || {
+                new.get(i).filter(|n| {
+                    !old_names.contains(n.name()) && n.field.versions == o.field.versions
+                })
+            };
             if let Some(n) = new_named(o.name())
                 .or_else(renamed)
                 .filter(|n| !n.present(v))

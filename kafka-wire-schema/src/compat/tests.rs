@@ -499,6 +499,21 @@ fn a_renamed_fields_default_is_compared_where_a_version_lacks_it() {
 }
 
 #[test]
+fn a_field_removed_and_another_added_at_its_place_are_not_a_rename_of_defaults() {
+    let old = request(
+        "0-4",
+        "none",
+        r#"{ "name": "Old", "type": "int32", "versions": "0-1", "default": -1 }"#,
+    );
+    let new = request(
+        "0-4",
+        "none",
+        r#"{ "name": "New", "type": "int32", "versions": "5+", "default": 0 }"#,
+    );
+    assert_eq!(findings(&old, &new), ["M.Old, versions 0-1: field removed"]);
+}
+
+#[test]
 fn the_same_default_written_another_way_is_no_change() {
     let with = |d: &str| {
         request(
