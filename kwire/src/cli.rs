@@ -54,7 +54,29 @@ pub enum Command {
     /// so each run prints another line for the same password.
     #[command(after_help = SCRAM_CREDENTIAL_EXAMPLES)]
     ScramCredential(ScramCredentialArgs),
+    /// Check that newer Kafka JSON schemas keep the bytes of older, released ones.
+    ///
+    /// OLD and NEW are two schema files (compared as one message, whatever their
+    /// names) or two folders of them (matched by name, then by API key). Every
+    /// version both accept must read and write the same bytes; each change that
+    /// alters them is one line, then the messages only NEW has, then a count by
+    /// rule. Renames keep the bytes and are listed without failing. Exit status:
+    /// 0 when nothing breaks the wire, 1 when something does, 2 when a schema
+    /// does not read.
+    #[command(after_help = COMPAT_EXAMPLES)]
+    Compat(CompatArgs),
 }
+
+pub(crate) const COMPAT_EXAMPLES: &str = "\
+Rules: message-removed, message-renamed, kind-changed, api-key-changed,
+  version-removed, flexibility-changed, field-removed, field-added, field-renamed,
+  field-moved, type-changed, nullability-changed, tagging-changed, tag-changed,
+  default-changed, field-flexibility-changed
+
+Examples:
+  kwire schema --json HoldSeatsRequest > released/HoldSeatsRequest.json
+  kwire compat released/HoldSeatsRequest.json HoldSeatsRequest.json
+  kwire compat --allow version-removed kafka-3.9/message kafka-4.0/message";
 
 const SCRAM_CREDENTIAL_EXAMPLES: &str = "\
 Examples:
@@ -185,4 +207,19 @@ pub struct ScramCredentialArgs {
     /// PBKDF2 iterations, within Kafka's bounds (4096 to 16384).
     #[arg(long, value_name = "N", default_value_t = 4096)]
     pub iterations: u32,
+}
+
+/// The arguments of `compat`.
+#[derive(Debug, Args)]
+pub struct CompatArgs {
+    /// The older, released schema: a JSON file or a folder of them.
+    #[arg(value_name = "OLD")]
+    pub old: std::path::PathBuf,
+    /// The newer schema: a JSON file or a folder of them.
+    #[arg(value_name = "NEW")]
+    pub new: std::path::PathBuf,
+    /// Do not fail on findings of this rule (repeatable), e.g. version-removed
+    /// when dropping old versions is intended.
+    #[arg(long, value_name = "RULE")]
+    pub allow: Vec<String>,
 }

@@ -32,6 +32,15 @@ impl CliError {
         }
     }
 
+    /// A failure with a status of its own, for a command whose statuses say more
+    /// than failed or not (`compat`: 1 breaks the wire, 2 cannot tell).
+    pub fn with_status(message: impl Into<String>, status: u8) -> Self {
+        CliError {
+            message: message.into(),
+            status,
+        }
+    }
+
     /// An error from a library, with every cause in its `source()` chain, after
     /// `context` (what kwire was doing).
     pub fn from_error(context: &str, error: &dyn std::error::Error) -> Self {

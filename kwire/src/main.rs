@@ -11,7 +11,12 @@
 //! kwire schema  NAME [--version V]                         a message's fields
 //! kwire schema  --json NAME                                its Kafka JSON schema file
 //! kwire scram-credential [--mechanism M] [--iterations N] NAME   a users-file line
+//! kwire compat  OLD NEW [--allow RULE]...                   does NEW keep OLD's bytes?
 //! ```
+//!
+//! `compat` compares two Kafka JSON schema files, or two folders of them, older
+//! (released) first; its status is 0 when nothing breaks a released version's
+//! bytes, 1 when something does, 2 when a schema does not read.
 //!
 //! `scram-credential` reads the password from stdin and prints
 //! `NAME MECHANISM CREDENTIAL` for kwire-broker's `--sasl-users-file`, the
@@ -28,6 +33,7 @@
 //! do not go together.
 
 mod cli;
+mod compat;
 mod decode;
 mod dissect;
 mod encode;
@@ -82,6 +88,7 @@ fn run(command: Command, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Versions(args) => versions::run(&args, out),
         Command::Schema(args) => schema::run(&args, out),
         Command::ScramCredential(args) => scram_credential::run(&args, out),
+        Command::Compat(args) => compat::run(&args, out),
     }
 }
 

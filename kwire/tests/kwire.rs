@@ -772,6 +772,7 @@ fn every_command_has_help() {
         "versions",
         "schema",
         "scram-credential",
+        "compat",
     ] {
         let run = kwire(&[command, "--help"]);
         run.succeeds();
@@ -820,6 +821,107 @@ fn schema_json_prints_kafkas_schema_file() {
     let refused = kwire(&["schema", "--json", "--version", "3", "FetchRequest"]);
     refused.fails();
     golden("schema_json", &[&runs[0], &runs[1], &refused]);
+}
+
+// ---------------------------------------------------------------------------
+// compat
+
+/// Our own small schemas, released and changed, relative to this package.
+const COMPAT: &str = "tests/compat";
+
+#[test]
+fn compat_passes_compatible_changes_and_fails_breaking_ones() {
+    let file = |set: &str| format!("{COMPAT}/{set}/HoldSeatsRequest.json");
+    let folder = |set: &str| format!("{COMPAT}/{set}");
+    let same = kwire(&["compat", &file("released"), &file("released")]);
+    same.succeeds();
+    let compatible = kwire(&["compat", &file("released"), &file("compatible")]);
+    compatible.succeeds();
+    let compatible_sets = kwire(&["compat", &folder("released"), &folder("compatible")]);
+    compatible_sets.succeeds();
+    let breaking = kwire(&["compat", &folder("released"), &folder("breaking")]);
+    breaking.fails();
+    assert_eq!(breaking.status, Some(1), "{}", breaking.transcript());
+    let allowed = kwire(&[
+        "compat",
+        "--allow",
+        "version-removed",
+        &file("released"),
+        &file("breaking"),
+    ]);
+    allowed.fails();
+    assert_eq!(allowed.status, Some(1), "{}", allowed.transcript());
+    golden(
+        "compat",
+        &[&same, &compatible, &compatible_sets, &breaking, &allowed],
+    );
+}
+
+#[test]
+fn compat_cannot_tell_when_a_schema_does_not_read() {
+    let released = format!("{COMPAT}/released/HoldSeatsRequest.json");
+    let runs = [
+        kwire(&["compat", &released, &format!("{COMPAT}/not-json.json")]),
+        kwire(&["compat", &released, &format!("{COMPAT}/missing.json")]),
+        kwire(&["compat", &released, &format!("{COMPAT}/released")]),
+        kwire(&["compat", "--allow", "everything", &released, &released]),
+    ];
+    for run in &runs {
+        run.fails();
+        assert_eq!(run.status, Some(2), "{}", run.transcript());
+    }
+    golden("compat_errors", &runs.iter().collect::<Vec<_>>());
+}
+
+/// Kafka's own history through the binary: its version removals break the wire,
+/// and allowed with the renames (which never fail) nothing else does. The findings
+/// themselves are pinned by the tests crate's `schema_history`.
+#[test]
+fn compat_over_kafkas_history() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/kafka");
+    let older = std::env::var_os("KAFKA_HISTORY_DIR")
+        .map_or_else(|| shared.join("history"), PathBuf::from)
+        .join("4.0.0-SNAPSHOT-1eb7644");
+    let newer =
+        std::env::var_os("KAFKA_SCHEMA_DIR").map_or_else(|| shared.join("schemas"), PathBuf::from);
+    assert!(
+        older.is_dir() && newer.is_dir(),
+        "Kafka's schemas are missing: looked in {} and {} (set KAFKA_HISTORY_DIR and \
+         KAFKA_SCHEMA_DIR to their folders)",
+        older.display(),
+        newer.display()
+    );
+    let (older, newer) = (older.to_string_lossy(), newer.to_string_lossy());
+    let run = kwire(&["compat", &older, &newer]);
+    run.fails();
+    assert_eq!(run.status, Some(1), "{}", run.transcript());
+    let summary = run.stdout().lines().last().unwrap_or_default().to_owned();
+    assert_eq!(
+        summary,
+        "57 findings (2 message-renamed, 49 version-removed, 6 field-renamed); \
+         49 break the wire; 15 added"
+    );
+    let allowed = kwire(&[
+        "compat",
+        "--allow",
+        "version-removed",
+        "--allow",
+        "message-renamed",
+        "--allow",
+        "field-renamed",
+        &older,
+        &newer,
+    ]);
+    allowed.succeeds();
+    assert_eq!(
+        allowed.stdout(),
+        run.stdout()
+            .replace(
+                "49 version-removed, 6 field-renamed); 49 break",
+                "49 version-removed, allowed, 6 field-renamed, allowed); 0 break",
+            )
+            .replace("2 message-renamed,", "2 message-renamed, allowed,")
+    );
 }
 
 // ---------------------------------------------------------------------------

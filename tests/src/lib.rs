@@ -2,8 +2,9 @@
 //! Kafka's official data lives, and the [`checker`] that compares the structs with it.
 //!
 //! The schemas and byte vectors are not ours and never copied into the repo; tests
-//! read them from `KAFKA_SCHEMA_DIR` / `KAFKA_VECTORS_DIR`, defaulting to
-//! `../shared/kafka/{schemas,vectors}` beside the workspace root.
+//! read them from `KAFKA_SCHEMA_DIR` / `KAFKA_VECTORS_DIR` / `KAFKA_HISTORY_DIR`,
+//! defaulting to `../shared/kafka/{schemas,vectors,history}` beside the workspace
+//! root.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -49,6 +50,12 @@ fn data_dir(variable: &str, default: &str) -> PathBuf {
 /// when it is missing.
 pub fn schema_dir() -> PathBuf {
     data_dir("KAFKA_SCHEMA_DIR", "schemas")
+}
+
+/// The folder of older schema sets (`history/<set>/`), for the tests of schema
+/// evolution; fails the test clearly when missing.
+pub fn history_dir() -> PathBuf {
+    data_dir("KAFKA_HISTORY_DIR", "history")
 }
 
 /// The folder of Kafka-authored byte vectors; fails the test clearly when missing.

@@ -234,15 +234,30 @@ impl At<'_> {
                         );
                     }
                     self.field(out, &path, o, n)?;
-                    self.default(out, &path, o, n);
+                    self.default(out, &path, o.field, n.field)?;
                 }
             }
         }
 
-        // What a reader of this version gets for the fields it lacks.
-        for o in old.iter().filter(|f| !f.present(v)) {
-            if let Some(n) = new_named(o.name()).filter(|n| !n.present(v)) {
-                self.default(out, &join(prefix, o.name()), o, n);
+        // What a reader of this version gets for the fields it lacks. A field
+        // renamed is found as the body finds renames: at the same place, under a
+        // name the older schema never had, and (since nothing else shows it is
+        // the same field) with the same versions. The reader of a version that
+        // lacks it gets its default whatever it is called.
+        for (i, o) in old.iter().enumerate() {
+            if o.present(v) {
+                continue;
+            }
+            let renamed = || {
+                new.get(i).filter(|n| {
+                    !old_names.contains(n.name()) && n.field.versions == o.field.versions
+                })
+            };
+            if let Some(n) = new_named(o.name())
+                .or_else(renamed)
+                .filter(|n| !n.present(v))
+            {
+                self.default(out, &join(prefix, o.name()), o.field, n.field)?;
             }
         }
         Ok(())
@@ -319,25 +334,32 @@ impl At<'_> {
         }
         // Structs: their names are in neither the bytes nor the JSON form; their
         // fields are.
+        too_deep(self.old, path)?;
         let old_fields = struct_fields(self.old, o.field, path)?;
         let new_fields = struct_fields(self.new, n.field, path)?;
         self.fields(out, path, old_fields, new_fields)
     }
 
     /// The default, where the version's reader gets it.
-    fn default(&self, out: &mut PerVersion, path: &str, o: &Read<'_>, n: &Read<'_>) {
-        let old_class = ValueClass::of_schema_type(&o.field.ty);
+    fn default(
+        &self,
+        out: &mut PerVersion,
+        path: &str,
+        o: &SchemaField,
+        n: &SchemaField,
+    ) -> Result<(), CompatError> {
+        let old_class = ValueClass::of_schema_type(&o.ty);
         let new_class = match self.types {
-            Types::Compared => ValueClass::of_schema_type(&n.field.ty),
+            Types::Compared => ValueClass::of_schema_type(&n.ty),
             Types::Skipped => old_class,
         };
         if old_class != new_class {
             // A type change, reported as such.
-            return;
+            return Ok(());
         }
         let text = |f: &SchemaField| f.default.as_ref().map(|d| d.to_text());
-        let old_default = meaning::default(old_class, text(o.field).as_deref());
-        let new_default = meaning::default(new_class, text(n.field).as_deref());
+        let old_default = meaning::default(old_class, text(o).as_deref());
+        let new_default = meaning::default(new_class, text(n).as_deref());
         if old_default != new_default {
             out.add(
                 self.version,
@@ -345,8 +367,61 @@ impl At<'_> {
                 Rule::DefaultChanged,
                 format!("{old_default} -> {new_default}"),
             );
+            return Ok(());
         }
+        self.struct_defaults(out, path, o, n, &old_default)
     }
+
+    /// A struct field (not an array of them) that the reader does not get is the
+    /// struct with every field at its own default (Kafka's tagged `CurrentLeader`,
+    /// `SnapshotId`, `ReplicaState`): those defaults are what it reads.
+    fn struct_defaults(
+        &self,
+        out: &mut PerVersion,
+        path: &str,
+        o: &SchemaField,
+        n: &SchemaField,
+        default: &meaning::DefaultValue,
+    ) -> Result<(), CompatError> {
+        if self.types == Types::Skipped
+            || *default == meaning::DefaultValue::Null
+            || resolve::element(&o.ty).0
+            || resolve::element(&n.ty).0
+        {
+            return Ok(());
+        }
+        let (Some((_, old_fields)), Some((_, new_fields))) = (
+            resolve::shape(self.old, o).struct_fields(),
+            resolve::shape(self.new, n).struct_fields(),
+        ) else {
+            return Ok(());
+        };
+        too_deep(self.old, path)?;
+        for inner in old_fields {
+            // A field gone from the struct or renamed is reported where the struct
+            // is read; here only what a defaulted struct holds.
+            if let Some(newer) = new_fields.iter().find(|f| f.name == inner.name) {
+                self.default(out, &join(path, &inner.name), inner, newer)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Kafka's structs nest a few levels; a struct that contains itself (which no
+/// reader could finish) would nest forever.
+const MAX_DEPTH: usize = 32;
+
+fn too_deep(message: &SchemaMessage, path: &str) -> Result<(), CompatError> {
+    if path.split('.').count() > MAX_DEPTH {
+        return Err(CompatError {
+            path: format!("{}.{path}", message.name),
+            reason: format!(
+                "structs nest deeper than {MAX_DEPTH} levels (a struct within itself?)"
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn struct_fields<'a>(

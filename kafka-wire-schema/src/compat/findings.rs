@@ -12,7 +12,8 @@ use kwire_version::VersionRange;
 pub enum Rule {
     /// A message of the older set is missing from the newer one.
     MessageRemoved,
-    /// The message's name changed.
+    /// The message's name changed (matched by its API key): the bytes are the
+    /// same, Kafka's JSON form and generated names are not.
     MessageRenamed,
     /// Request, response, header or data changed.
     KindChanged,
@@ -49,6 +50,38 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in the order findings of different rules are listed.
+    pub const ALL: [Rule; 16] = [
+        Rule::MessageRemoved,
+        Rule::MessageRenamed,
+        Rule::KindChanged,
+        Rule::ApiKeyChanged,
+        Rule::VersionRemoved,
+        Rule::FlexibilityChanged,
+        Rule::FieldRemoved,
+        Rule::FieldAdded,
+        Rule::FieldRenamed,
+        Rule::FieldMoved,
+        Rule::TypeChanged,
+        Rule::NullabilityChanged,
+        Rule::TaggingChanged,
+        Rule::TagChanged,
+        Rule::DefaultChanged,
+        Rule::FieldFlexibilityChanged,
+    ];
+
+    /// The rule of a kebab-case name ([`Rule::name`]), as a command line spells it.
+    ///
+    /// ```
+    /// use kwire_schema::compat::Rule;
+    ///
+    /// assert_eq!(Rule::from_name("version-removed"), Some(Rule::VersionRemoved));
+    /// assert_eq!(Rule::from_name("version removed"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|rule| rule.name() == name)
+    }
+
     /// Kebab-case name, as printed: `type-changed`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -93,9 +126,17 @@ impl Rule {
         }
     }
 
-    /// False only for [`Rule::FieldRenamed`]: the bytes stay the same.
+    /// False for the renames ([`Rule::FieldRenamed`], [`Rule::MessageRenamed`]):
+    /// names are in Kafka's JSON form, never in the bytes.
+    ///
+    /// ```
+    /// use kwire_schema::compat::Rule;
+    ///
+    /// assert!(Rule::VersionRemoved.breaks_wire());
+    /// assert!(!Rule::MessageRenamed.breaks_wire());
+    /// ```
     pub const fn breaks_wire(self) -> bool {
-        !matches!(self, Rule::FieldRenamed)
+        !matches!(self, Rule::FieldRenamed | Rule::MessageRenamed)
     }
 }
 

@@ -17,8 +17,9 @@
 //! Adding versions, and adding fields to new versions or as tagged fields, keeps
 //! every released version's bytes and is not reported. Everything else is a
 //! [`Finding`] naming the message, the field path, the versions and the [`Rule`].
-//! A renamed field keeps the bytes but not Kafka's JSON form, so it is reported
-//! too, as the one rule that is not a wire break ([`Rule::breaks_wire`]).
+//! A renamed field or message keeps the bytes but not Kafka's JSON form (or the
+//! names generated code uses), so it is reported too, as the two rules that are
+//! not wire breaks ([`Rule::breaks_wire`]).
 //!
 //! ```
 //! use std::path::Path;
@@ -40,6 +41,8 @@
 mod fields;
 mod findings;
 mod sets;
+#[cfg(test)]
+mod tests;
 
 use kwire_version::VersionRange;
 
