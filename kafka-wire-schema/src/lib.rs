@@ -44,12 +44,6 @@ pub mod meaning;
 pub mod model;
 #[cfg(feature = "read")]
 pub mod read;
-// Without the reader, the modules that only compare schemas (`compat`, `meaning`,
-// `resolve`) still find the data types where they name them.
-#[cfg(not(feature = "read"))]
-mod read {
-    pub use crate::model::{SchemaField, SchemaMessage};
-}
 pub mod resolve;
 pub mod write;
 

@@ -1,6 +1,6 @@
 //! What a field's type names: a primitive, an inline struct, or a commonStruct.
 
-use crate::read::{SchemaField, SchemaMessage};
+use crate::model::{SchemaField, SchemaMessage};
 
 /// The primitive type names of Kafka's schema language.
 pub const PRIMITIVES: &[&str] = &[

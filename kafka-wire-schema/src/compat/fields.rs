@@ -8,7 +8,7 @@ use kwire_version::VersionRange;
 use super::findings::{PerVersion, Rule};
 use super::{CompatError, Types};
 use crate::meaning::{self, ValueClass};
-use crate::read::{SchemaField, SchemaMessage};
+use crate::model::{SchemaField, SchemaMessage};
 use crate::resolve::{self, Shape, PRIMITIVES};
 
 /// One version, and the two messages whose struct types the fields resolve in.

@@ -47,7 +47,7 @@ mod tests;
 use kwire_version::VersionRange;
 
 use crate::meaning;
-use crate::read::{SchemaField, SchemaMessage};
+use crate::model::{SchemaField, SchemaMessage};
 
 pub use findings::{Finding, Rule};
 pub use sets::{compare_sets, SetFindings};

@@ -2,7 +2,7 @@
 
 use super::{compare_released, CompatError, Finding, Rule, Types};
 use crate::meaning;
-use crate::read::SchemaMessage;
+use crate::model::SchemaMessage;
 
 /// What comparing two sets found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
