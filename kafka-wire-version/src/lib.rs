@@ -104,11 +104,11 @@ impl VersionRange {
     /// Parses `"N"`, `"N+"`, `"N-M"` or `"none"`. Surrounding whitespace is allowed,
     /// as Kafka's own parser trims it; a sign is not.
     pub const fn parse(text: &str) -> Result<Self, VersionRangeError> {
-        let bytes = trim(text.as_bytes());
+        let bytes = text.as_bytes().trim_ascii();
         if bytes.is_empty() {
             return Err(VersionRangeError::Empty);
         }
-        if eq(bytes, b"none") {
+        if matches!(bytes, b"none") {
             return Ok(Self::NONE);
         }
         let (min, rest) = match number(bytes) {
@@ -230,36 +230,6 @@ impl std::str::FromStr for VersionRange {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::parse(s)
     }
-}
-
-const fn trim(mut bytes: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = bytes {
-        if !first.is_ascii_whitespace() {
-            break;
-        }
-        bytes = rest;
-    }
-    while let [rest @ .., last] = bytes {
-        if !last.is_ascii_whitespace() {
-            break;
-        }
-        bytes = rest;
-    }
-    bytes
-}
-
-const fn eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// Reads a decimal int16 from the front of `bytes`; returns it and what follows.

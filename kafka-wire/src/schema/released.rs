@@ -12,20 +12,13 @@ use super::TypeSchema;
 /// structs: struct names are in neither the bytes nor the JSON form, and a nested
 /// struct's own fields are checked by that struct's own `compatible_with`.
 pub const fn matches_released_type(ty: &TypeSchema, released: &str) -> bool {
-    let text = trim(released.as_bytes());
-    if let Some(element) = strip_array(text) {
-        return match ty {
-            TypeSchema::Array(inner) => matches_bytes(inner, trim(element)),
-            _ => false,
-        };
-    }
-    matches_bytes(ty, text)
+    matches_bytes(ty, released.as_bytes().trim_ascii())
 }
 
 const fn matches_bytes(ty: &TypeSchema, text: &[u8]) -> bool {
-    if let Some(element) = strip_array(text) {
+    if let [b'[', b']', element @ ..] = text {
         return match ty {
-            TypeSchema::Array(inner) => matches_bytes(inner, trim(element)),
+            TypeSchema::Array(inner) => matches_bytes(inner, element.trim_ascii()),
             _ => false,
         };
     }
@@ -39,28 +32,21 @@ const fn matches_bytes(ty: &TypeSchema, text: &[u8]) -> bool {
 
 /// The primitive `text` names, if it names one.
 const fn primitive(text: &[u8]) -> Option<TypeSchema> {
-    const NAMES: [(&str, TypeSchema); 12] = [
-        ("bool", TypeSchema::Bool),
-        ("int8", TypeSchema::Int8),
-        ("int16", TypeSchema::Int16),
-        ("uint16", TypeSchema::Uint16),
-        ("int32", TypeSchema::Int32),
-        ("uint32", TypeSchema::Uint32),
-        ("int64", TypeSchema::Int64),
-        ("float64", TypeSchema::Float64),
-        ("uuid", TypeSchema::Uuid),
-        ("string", TypeSchema::String),
-        ("bytes", TypeSchema::Bytes),
-        ("records", TypeSchema::Records),
-    ];
-    let mut i = 0;
-    while i < NAMES.len() {
-        if equal(NAMES[i].0.as_bytes(), text) {
-            return Some(NAMES[i].1);
-        }
-        i += 1;
-    }
-    None
+    Some(match text {
+        b"bool" => TypeSchema::Bool,
+        b"int8" => TypeSchema::Int8,
+        b"int16" => TypeSchema::Int16,
+        b"uint16" => TypeSchema::Uint16,
+        b"int32" => TypeSchema::Int32,
+        b"uint32" => TypeSchema::Uint32,
+        b"int64" => TypeSchema::Int64,
+        b"float64" => TypeSchema::Float64,
+        b"uuid" => TypeSchema::Uuid,
+        b"string" => TypeSchema::String,
+        b"bytes" => TypeSchema::Bytes,
+        b"records" => TypeSchema::Records,
+        _ => return None,
+    })
 }
 
 /// Whether two primitives are the same (`PartialEq` is not callable in `const`).
@@ -80,43 +66,6 @@ const fn same(a: &TypeSchema, b: &TypeSchema) -> bool {
             | (TypeSchema::Bytes, TypeSchema::Bytes)
             | (TypeSchema::Records, TypeSchema::Records)
     )
-}
-
-const fn strip_array(text: &[u8]) -> Option<&[u8]> {
-    match text {
-        [b'[', b']', rest @ ..] => Some(rest),
-        _ => None,
-    }
-}
-
-const fn trim(mut text: &[u8]) -> &[u8] {
-    while let [first, rest @ ..] = text {
-        if !first.is_ascii_whitespace() {
-            break;
-        }
-        text = rest;
-    }
-    while let [rest @ .., last] = text {
-        if !last.is_ascii_whitespace() {
-            break;
-        }
-        text = rest;
-    }
-    text
-}
-
-const fn equal(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 #[cfg(test)]
