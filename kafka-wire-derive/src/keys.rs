@@ -233,9 +233,10 @@ keys! {
         /// A request's response type.
         response: RawExpr, Message, None;
         /// The released schema this struct must stay compatible with: a Kafka JSON
-        /// file, relative to the crate's directory (`CARGO_MANIFEST_DIR`, or
-        /// `KWIRE_MANIFEST_DIR` where a test harness such as trybuild compiles the
-        /// crate's files from a project of its own). A change that breaks a
+        /// file, relative to the crate's directory (`CARGO_MANIFEST_DIR`; when no
+        /// such file is there, `KWIRE_MANIFEST_DIR`, for a test harness such as
+        /// trybuild that compiles the crate's files from a project of its own). A
+        /// change that breaks a
         /// released version is a compile error on its token.
         compatible_with: LitStr, AnyStruct, None;
     }

@@ -10,8 +10,10 @@ use syn::LitStr;
 
 /// The variable a test harness sets when it compiles a crate's files from a
 /// project of its own (trybuild does, in `target/tests/trybuild/`), so that
-/// paths still resolve against the crate that holds the files.
-const MANIFEST_DIR_OVERRIDE: &str = "KWIRE_MANIFEST_DIR";
+/// paths still resolve against the crate that holds the files. Asked only when
+/// the crate's own directory has no such file: a variable left set in a shell
+/// never changes which file a crate that has it compares with.
+const MANIFEST_DIR_FALLBACK: &str = "KWIRE_MANIFEST_DIR";
 
 /// A released schema, read.
 pub struct Released {
@@ -37,10 +39,14 @@ impl Released {
 /// why it cannot be used (without the absolute path, which differs by machine).
 pub fn load(lit: &LitStr) -> Result<Released, String> {
     let shown = lit.value();
-    let base = std::env::var_os(MANIFEST_DIR_OVERRIDE)
-        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
+    let base = std::env::var_os("CARGO_MANIFEST_DIR")
         .ok_or("`compatible_with` needs cargo: CARGO_MANIFEST_DIR is not set")?;
-    let absolute = Path::new(&base).join(&shown);
+    let mut absolute = Path::new(&base).join(&shown);
+    if !absolute.exists() {
+        if let Some(fallback) = std::env::var_os(MANIFEST_DIR_FALLBACK) {
+            absolute = Path::new(&fallback).join(&shown);
+        }
+    }
     let text = std::fs::read_to_string(&absolute).map_err(|e| {
         // The system's own words for a missing file differ by platform.
         let why = match e.kind() {
