@@ -39,7 +39,7 @@
 //! [`schema::MessageSchema`]: each field's type, versions, tags, defaults and
 //! docs), and [`schema::MessageSchema::to_kafka_json`] writes it out as Kafka's
 //! JSON schema file, for Kafka's own generator or another language's:
-//! `NodeAnnouncement::SCHEMA.to_kafka_json()`.
+//! `NodeAnnouncement::SCHEMA.to_kafka_json()?`.
 //!
 //! # Features
 //!

@@ -28,8 +28,11 @@ struct Row {
 pub fn run(args: &SchemaArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let schema = names::message(&args.name)?;
     if args.json {
+        let text = schema
+            .to_kafka_json()
+            .map_err(|e| CliError::new(e.to_string()))?;
         return out
-            .write_all(schema.to_kafka_json().as_bytes())
+            .write_all(text.as_bytes())
             .map_err(|e| CliError::new(format!("cannot write the output: {e}")));
     }
     if let Some(version) = args.version {

@@ -815,7 +815,7 @@ fn schema_json_prints_kafkas_schema_file() {
     }
     assert_eq!(
         runs[0].stdout(),
-        InitProducerIdRequest::SCHEMA.to_kafka_json()
+        InitProducerIdRequest::SCHEMA.to_kafka_json().unwrap()
     );
     assert!(runs[1].stdout().contains("\"commonStructs\""));
     let refused = kwire(&["schema", "--json", "--version", "3", "FetchRequest"]);

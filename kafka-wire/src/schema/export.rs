@@ -11,9 +11,37 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use thiserror::Error;
+
 use kwire_schema::{SchemaDefault, SchemaField, SchemaMessage, SchemaStruct};
 
 use super::{FieldSchema, MessageSchema, StructSchema};
+
+/// Why a message cannot be written as Kafka's JSON schema.
+///
+/// ```
+/// use kwire::schema::ExportError;
+///
+/// let error = ExportError::StructNameTwice { message: "Hold".into(), name: "Seat".into() };
+/// assert!(error.to_string().contains("two different structs named `Seat`"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// Kafka's files name struct types by name alone, and its generator refuses a
+    /// name defined twice: two different structs with one name cannot be written
+    /// (rename one with `#[kafka(name = "…")]`).
+    #[error(
+        "`{message}` holds two different structs named `{name}`; Kafka's schema names a struct \
+         type once per file, so rename one (#[kafka(name = \"…\")])"
+    )]
+    StructNameTwice {
+        /// The message.
+        message: String,
+        /// The struct name used twice.
+        name: String,
+    },
+}
 
 /// The `versions` of a `commonStructs` entry: runtime structs carry none, and
 /// Kafka's own files write `"0+"` for every one (the fields say when they exist).
@@ -25,7 +53,7 @@ impl MessageSchema {
     /// Each field's `about` is its doc comment on one line; the message's own doc
     /// comment has no key in Kafka's format and is left out. Kafka names struct
     /// types by name alone, so two different structs with one name in a message
-    /// cannot both be written: the first one met is.
+    /// are an error ([`ExportError::StructNameTwice`]).
     ///
     /// ```
     /// use kwire::Message;
@@ -39,15 +67,24 @@ impl MessageSchema {
     ///     whom: i32,
     /// }
     ///
-    /// let schema = Hello::SCHEMA.to_kafka_schema();
+    /// let schema = Hello::SCHEMA.to_kafka_schema()?;
     /// assert_eq!((schema.name.as_str(), schema.valid_versions.as_str()), ("Hello", "0-1"));
     /// let field = &schema.fields[0];
     /// assert_eq!((field.name.as_str(), field.ty.as_str()), ("Whom", "int32"));
     /// assert_eq!(field.default.as_ref().map(|d| d.to_text()), Some("-1".to_owned()));
+    /// # Ok::<(), kwire::schema::ExportError>(())
     /// ```
-    pub fn to_kafka_schema(&self) -> SchemaMessage {
-        let common = common_structs(&self.body);
-        SchemaMessage {
+    pub fn to_kafka_schema(&self) -> Result<SchemaMessage, ExportError> {
+        let mut uses = Uses::default();
+        uses.count(self.body.fields);
+        if let Some(name) = uses.twice {
+            return Err(ExportError::StructNameTwice {
+                message: self.name.to_owned(),
+                name: name.to_owned(),
+            });
+        }
+        let common = uses.common();
+        Ok(SchemaMessage {
             file: PathBuf::from(format!("{}.json", self.name)),
             name: self.name.to_owned(),
             kind: self.kind.as_str().to_owned(),
@@ -68,7 +105,7 @@ impl MessageSchema {
                 })
                 .collect(),
             unknown_keys: Vec::new(),
-        }
+        })
     }
 
     /// The message as the text of Kafka's JSON schema file, in the layout of Kafka's
@@ -87,7 +124,7 @@ impl MessageSchema {
     ///     whom: i32,
     /// }
     ///
-    /// assert_eq!(Hello::SCHEMA.to_kafka_json(), r#"{
+    /// assert_eq!(Hello::SCHEMA.to_kafka_json()?, r#"{
     ///   "type": "data",
     ///   "name": "Hello",
     ///   "validVersions": "0-1",
@@ -98,29 +135,20 @@ impl MessageSchema {
     ///   ]
     /// }
     /// "#);
+    /// # Ok::<(), kwire::schema::ExportError>(())
     /// ```
-    pub fn to_kafka_json(&self) -> String {
-        kwire_schema::to_json(&self.to_kafka_schema())
+    pub fn to_kafka_json(&self) -> Result<String, ExportError> {
+        Ok(kwire_schema::to_json(&self.to_kafka_schema()?))
     }
 }
 
-/// The structs that go to `commonStructs`, in the order they are first met: those
-/// used by more than one field, and those without fields (an inline struct is told
-/// from a reference by its `fields`, which an empty struct cannot show).
-fn common_structs(body: &StructSchema) -> Vec<&'static StructSchema> {
-    let mut uses = Uses::default();
-    uses.count(body.fields);
-    uses.met
-        .into_iter()
-        .filter(|s| uses.count.get(s.name).copied().unwrap_or(0) > 1 || s.fields.is_empty())
-        .collect()
-}
-
-/// How often each struct type is used, by name.
+/// How often each struct type is used, by name, and the first name found for two
+/// different structs.
 #[derive(Default)]
 struct Uses {
     met: Vec<&'static StructSchema>,
     count: HashMap<&'static str, usize>,
+    twice: Option<&'static str>,
 }
 
 impl Uses {
@@ -137,9 +165,42 @@ impl Uses {
             if *seen == 1 {
                 self.met.push(inner);
                 self.count(inner.fields);
+            } else if self.twice.is_none() {
+                let first = self.met.iter().find(|s| s.name == inner.name);
+                if first.is_some_and(|first| !same_shape(first, inner)) {
+                    self.twice = Some(inner.name);
+                }
             }
         }
     }
+
+    /// The structs that go to `commonStructs`, in the order they are first met:
+    /// those used by more than one field, and those without fields (an inline
+    /// struct is told from a reference by its `fields`, which an empty struct
+    /// cannot show).
+    fn common(self) -> Vec<&'static StructSchema> {
+        let count = self.count;
+        self.met
+            .into_iter()
+            .filter(|s| count.get(s.name).copied().unwrap_or(0) > 1 || s.fields.is_empty())
+            .collect()
+    }
+}
+
+/// Whether two structs of one name are the same struct: the same fields with the
+/// same types and versions. (Not `==`, which would follow a struct that holds
+/// itself forever; and a `const` schema has no one address to compare.)
+fn same_shape(a: &StructSchema, b: &StructSchema) -> bool {
+    a.fields.len() == b.fields.len()
+        && a.fields.iter().zip(b.fields).all(|(x, y)| {
+            x.name == y.name
+                && x.ty.to_string() == y.ty.to_string()
+                && x.versions == y.versions
+                && x.nullable_versions == y.nullable_versions
+                && x.tagged_versions == y.tagged_versions
+                && x.tag == y.tag
+                && x.default == y.default
+        })
 }
 
 fn fields(fields: &[FieldSchema], common: &[&StructSchema]) -> Vec<SchemaField> {
@@ -238,7 +299,7 @@ mod tests {
             FieldSchema::new("C", TypeSchema::Struct(&EMPTY), ALL),
             FieldSchema::new("D", TypeSchema::Struct(&NODE), ALL),
         ];
-        let schema = message(&FIELDS).to_kafka_schema();
+        let schema = message(&FIELDS).to_kafka_schema().unwrap();
         assert_eq!(names(&schema), ["Shared", "Empty", "Node"]);
         assert!(schema.fields.iter().all(|f| f.fields.is_empty()));
         let shared = &schema.common_structs[0];
@@ -253,9 +314,27 @@ mod tests {
     fn a_struct_used_once_is_inline() {
         static FIELDS: [FieldSchema; 1] =
             [FieldSchema::new("Leaf", TypeSchema::Struct(&LEAF), ALL)];
-        let schema = message(&FIELDS).to_kafka_schema();
+        let schema = message(&FIELDS).to_kafka_schema().unwrap();
         assert!(schema.common_structs.is_empty());
         assert_eq!(schema.fields[0].fields[0].name, "Value");
         assert_eq!(schema.flexible_versions.as_deref(), Some("none"));
+    }
+
+    #[test]
+    fn two_different_structs_of_one_name_are_an_error() {
+        static OTHER_LEAF: StructSchema =
+            of("Leaf", &[FieldSchema::new("Other", TypeSchema::Int64, ALL)]);
+        static FIELDS: [FieldSchema; 3] = [
+            FieldSchema::new("A", TypeSchema::Struct(&LEAF), ALL),
+            FieldSchema::new("B", TypeSchema::Struct(&LEAF), ALL),
+            FieldSchema::new("C", TypeSchema::Struct(&OTHER_LEAF), ALL),
+        ];
+        assert_eq!(
+            message(&FIELDS).to_kafka_schema(),
+            Err(ExportError::StructNameTwice {
+                message: "Test".into(),
+                name: "Leaf".into()
+            })
+        );
     }
 }

@@ -21,6 +21,7 @@ pub use camel_case::json_name_bytes;
 /// Kafka's JSON schema file as data, what [`MessageSchema::to_kafka_schema`] gives
 /// (from the `kwire-schema` crate).
 #[doc(no_inline)]
+pub use export::ExportError;
 pub use kwire_schema::{SchemaDefault, SchemaField, SchemaMessage, SchemaStruct};
 pub use min_size::MinSizes;
 
