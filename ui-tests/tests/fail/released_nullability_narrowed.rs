@@ -1,6 +1,6 @@
 // `note` is nullable in released versions 1-2; dropping `nullable = "1+"` breaks
 // them (and its default, null, can no longer be: a reader of version 0 gets ""
-// instead, a second break, reported on its own).
+// instead, said in the same error, since one change made both).
 
 use kwire::{KafkaString, UnknownTaggedFields};
 

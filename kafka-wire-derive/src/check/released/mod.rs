@@ -9,7 +9,7 @@ mod report;
 mod schema;
 mod types;
 
-use kwire_schema::compat::{self, Types};
+use kwire_schema::compat::{self, Finding, Rule, Types};
 use kwire_schema::resolve;
 use kwire_schema::{SchemaField, SchemaMessage};
 use kwire_version::VersionRange;
@@ -76,7 +76,25 @@ pub fn check(container: &Container, errors: &mut Errors) -> TokenStream {
         file: shown,
     };
     for finding in &findings {
-        let (span, message) = target.error(finding);
+        if folded_into_nullability(finding, &findings).is_some() {
+            continue;
+        }
+        let (span, mut message) = target.error(finding);
+        if finding.rule == Rule::NullabilityChanged {
+            // Dropping (or adding) nullability also moves a default from (or to)
+            // null, which is what a reader of a version lacking the field gets:
+            // one change, one error, saying both.
+            let defaults = findings
+                .iter()
+                .filter(|other| folded_into_nullability(other, &findings) == Some(finding));
+            for default in defaults {
+                let (old, new) = default.detail.split_once(" -> ").unwrap_or_default();
+                message.push_str(&format!(
+                    "; and readers of released {}, which lack it, get {new} where they got {old}",
+                    report::released(default.versions)
+                ));
+            }
+        }
         errors.at(span, message);
     }
     let released_fields = match container.derive {
@@ -85,6 +103,21 @@ pub fn check(container: &Container, errors: &mut Errors) -> TokenStream {
     };
     let types = types::assertions(container, released_fields, released_versions(old), shown);
     quote!(#tracking #types)
+}
+
+/// The nullability finding a default finding belongs to: a default that moved
+/// from or to null on a field whose nullability changed is that change's doing.
+fn folded_into_nullability<'a>(finding: &Finding, findings: &'a [Finding]) -> Option<&'a Finding> {
+    if finding.rule != Rule::DefaultChanged {
+        return None;
+    }
+    let (old, new) = finding.detail.split_once(" -> ")?;
+    if old != "null" && new != "null" {
+        return None;
+    }
+    findings
+        .iter()
+        .find(|other| other.rule == Rule::NullabilityChanged && other.path == finding.path)
 }
 
 /// The versions `message` has released: all it accepts, but an unstable latest.
