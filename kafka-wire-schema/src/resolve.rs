@@ -54,3 +54,22 @@ pub fn shape<'a>(message: &'a SchemaMessage, field: &'a SchemaField) -> Shape<'a
         Shape::Unknown(name)
     }
 }
+
+/// The fields of the struct named `name` anywhere in `message`: a commonStruct,
+/// or inline in a field at any depth.
+pub fn struct_fields<'a>(message: &'a SchemaMessage, name: &str) -> Option<&'a [SchemaField]> {
+    if let Some(common) = message.common_struct(name) {
+        return Some(&common.fields);
+    }
+    fn inline<'a>(fields: &'a [SchemaField], name: &str) -> Option<&'a [SchemaField]> {
+        fields.iter().find_map(|field| {
+            let (_, element) = element(&field.ty);
+            if element == name && !field.fields.is_empty() {
+                Some(field.fields.as_slice())
+            } else {
+                inline(&field.fields, name)
+            }
+        })
+    }
+    inline(&message.fields, name)
+}

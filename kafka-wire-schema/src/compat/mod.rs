@@ -48,6 +48,7 @@ use kwire_version::VersionRange;
 
 use crate::meaning;
 use crate::model::{SchemaField, SchemaMessage};
+use crate::resolve;
 
 pub use findings::{Finding, Rule};
 pub use sets::{compare_sets, SetFindings};
@@ -106,9 +107,7 @@ pub(crate) fn compare_released(
 ) -> Result<Vec<Finding>, CompatError> {
     let name = old.name.as_str();
     let mut old_side = Side::of(old)?;
-    if latest_unstable {
-        old_side.valid = released(old_side.valid);
-    }
+    old_side.valid = released_of(old_side.valid, latest_unstable);
     let new_side = Side::of(new)?;
     let mut found = Vec::new();
     if old.name != new.name {
@@ -178,16 +177,14 @@ pub fn compare_struct(
     new_fields: &[SchemaField],
     types: Types,
 ) -> Result<Vec<Finding>, CompatError> {
-    let Some(old_fields) = struct_fields(released, name) else {
+    let Some(old_fields) = resolve::struct_fields(released, name) else {
         return Err(CompatError {
             path: released.name.clone(),
             reason: format!("no struct named `{name}` in the schema"),
         });
     };
     let mut side = Side::of(released)?;
-    if released.latest_version_unstable {
-        side.valid = self::released(side.valid);
-    }
+    side.valid = released_of(side.valid, released.latest_version_unstable);
     let mut new = released.clone();
     new.fields = new_fields.to_vec();
     new.common_structs.clear();
@@ -205,30 +202,20 @@ pub fn compare_struct(
     Ok(per_version.into_findings(name))
 }
 
-/// `valid` without its latest version.
-fn released(valid: VersionRange) -> VersionRange {
-    match (valid.min(), valid.max()) {
-        (Some(min), Some(max)) if max > min => VersionRange::new(min, max - 1),
-        _ => VersionRange::NONE,
-    }
+/// The versions `message` has released: every valid one but an unstable latest
+/// (none when its `validVersions` does not read, which [`compare`] reports).
+pub fn released_versions(message: &SchemaMessage) -> VersionRange {
+    let valid = meaning::range(Some(&message.valid_versions)).unwrap_or(VersionRange::NONE);
+    released_of(valid, message.latest_version_unstable)
 }
 
-/// The fields of the struct named `name` anywhere in `message`.
-fn struct_fields<'a>(message: &'a SchemaMessage, name: &str) -> Option<&'a [SchemaField]> {
-    if let Some(common) = message.common_struct(name) {
-        return Some(&common.fields);
+/// `valid`, without its latest version when that is unstable.
+fn released_of(valid: VersionRange, latest_unstable: bool) -> VersionRange {
+    match (latest_unstable, valid.min(), valid.max()) {
+        (false, _, _) => valid,
+        (true, Some(min), Some(max)) if max > min => VersionRange::new(min, max - 1),
+        (true, _, _) => VersionRange::NONE,
     }
-    fn inline<'a>(fields: &'a [SchemaField], name: &str) -> Option<&'a [SchemaField]> {
-        fields.iter().find_map(|field| {
-            let (_, element) = crate::resolve::element(&field.ty);
-            if element == name && !field.fields.is_empty() {
-                Some(field.fields.as_slice())
-            } else {
-                inline(&field.fields, name)
-            }
-        })
-    }
-    inline(&message.fields, name)
 }
 
 fn flexibility(flexible: bool) -> &'static str {

@@ -11,8 +11,6 @@ mod types;
 
 use kwire_schema::compat::{self, Finding, Rule, Types};
 use kwire_schema::resolve;
-use kwire_schema::{SchemaField, SchemaMessage};
-use kwire_version::VersionRange;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -99,9 +97,14 @@ pub fn check(container: &Container, errors: &mut Errors) -> TokenStream {
     }
     let released_fields = match container.derive {
         Derive::Message => old.fields.as_slice(),
-        Derive::Struct => struct_fields(old, &container.name).unwrap_or_default(),
+        Derive::Struct => resolve::struct_fields(old, &container.name).unwrap_or_default(),
     };
-    let types = types::assertions(container, released_fields, released_versions(old), shown);
+    let types = types::assertions(
+        container,
+        released_fields,
+        compat::released_versions(old),
+        shown,
+    );
     quote!(#tracking #types)
 }
 
@@ -120,39 +123,11 @@ fn folded_into_nullability<'a>(finding: &Finding, findings: &'a [Finding]) -> Op
         .find(|other| other.rule == Rule::NullabilityChanged && other.path == finding.path)
 }
 
-/// The versions `message` has released: all it accepts, but an unstable latest.
-fn released_versions(message: &SchemaMessage) -> VersionRange {
-    let valid =
-        kwire_schema::meaning::range(Some(&message.valid_versions)).unwrap_or(VersionRange::NONE);
-    match (message.latest_version_unstable, valid.min(), valid.max()) {
-        (false, _, _) => valid,
-        (true, Some(min), Some(max)) if max > min => VersionRange::new(min, max - 1),
-        (true, _, _) => VersionRange::NONE,
-    }
-}
-
-/// The fields of the struct named `name` in `message`: a commonStruct, or inline
-/// in a field at any depth.
-fn struct_fields<'a>(message: &'a SchemaMessage, name: &str) -> Option<&'a [SchemaField]> {
-    fn inline<'a>(fields: &'a [SchemaField], name: &str) -> Option<&'a [SchemaField]> {
-        fields.iter().find_map(|field| {
-            let (_, element) = resolve::element(&field.ty);
-            if element == name && !field.fields.is_empty() {
-                Some(field.fields.as_slice())
-            } else {
-                inline(&field.fields, name)
-            }
-        })
-    }
-    message
-        .common_struct(name)
-        .map(|s| s.fields.as_slice())
-        .or_else(|| inline(&message.fields, name))
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::Path;
+
+    use kwire_version::VersionRange;
 
     use super::*;
     use crate::attr;
@@ -210,14 +185,23 @@ mod tests {
         let fields = schema::fields(&seat);
         let found = compat::compare_struct(&released, "Seat", &fields, Types::Skipped);
         assert_eq!(found.expect("compares"), []);
-        assert_eq!(struct_fields(&released, "Seat").map(<[_]>::len), Some(1));
+        assert_eq!(
+            resolve::struct_fields(&released, "Seat").map(<[_]>::len),
+            Some(1)
+        );
     }
 
     #[test]
     fn an_unstable_latest_version_is_not_released() {
         let mut released = kwire_schema::load_text(RELEASED, Path::new("H.json")).expect("reads");
-        assert_eq!(released_versions(&released), VersionRange::new(0, 2));
+        assert_eq!(
+            compat::released_versions(&released),
+            VersionRange::new(0, 2)
+        );
         released.latest_version_unstable = true;
-        assert_eq!(released_versions(&released), VersionRange::new(0, 1));
+        assert_eq!(
+            compat::released_versions(&released),
+            VersionRange::new(0, 1)
+        );
     }
 }
