@@ -38,11 +38,7 @@ pub fn run(args: &CompatArgs, out: &mut dyn Write) -> Result<(), CliError> {
             TROUBLE,
         ));
     }
-    let breaking = compared
-        .findings
-        .iter()
-        .filter(|f| f.rule.breaks_wire() && !allowed.contains(&f.rule))
-        .count();
+    let breaking = breaking(compared.findings.iter(), &allowed);
     if breaking > 0 {
         return Err(CliError::with_status(
             format!("{breaking} of the findings break a released version's bytes"),
@@ -50,6 +46,14 @@ pub fn run(args: &CompatArgs, out: &mut dyn Write) -> Result<(), CliError> {
         ));
     }
     Ok(())
+}
+
+/// How many of `findings` break a released version's bytes, the `allowed` rules
+/// apart: what decides the exit status, and what the summary line says.
+fn breaking<'a>(findings: impl Iterator<Item = &'a Finding>, allowed: &[Rule]) -> usize {
+    findings
+        .filter(|f| f.rule.breaks_wire() && !allowed.contains(&f.rule))
+        .count()
 }
 
 fn unknown_rule(name: &str) -> CliError {
@@ -145,10 +149,7 @@ fn summary(findings: &[&Finding], added: usize, allowed: &[Rule]) -> String {
             format!("{n} {}{note}", rule.name())
         })
         .collect();
-    let breaking = findings
-        .iter()
-        .filter(|f| f.rule.breaks_wire() && !allowed.contains(&f.rule))
-        .count();
+    let breaking = breaking(findings.iter().copied(), allowed);
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut line = plural(findings.len(), "finding", "findings");
