@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use tokio::io::AsyncRead;
 
+use super::authentication::AuthenticationPool;
 use super::budget::MemoryBudget;
 use super::connections::{ConnectionLimits, ConnectionSlot};
 use super::open_files::open_files_limit;
@@ -73,9 +74,38 @@ pub struct ServerConfig {
     /// `connections.max.idle.ms`: `None` never closes idle connections. Kafka's
     /// default, 10 minutes.
     pub connections_max_idle: Option<Duration>,
+    /// `max.connection.creation.rate`: connections admitted a second in all; past
+    /// it, accepting waits (as Kafka's acceptor does). `None`, Kafka's default
+    /// (`Int.MaxValue`): unbounded.
+    pub max_connection_creation_rate: Option<u32>,
+    /// `connection_creation_rate`, Kafka's per-address connection rate quota (the
+    /// default for every IP): connections a second from one address; past it, a
+    /// new connection is closed at once. `None`, Kafka's default: unbounded.
+    pub connection_creation_rate: Option<u32>,
+    /// `sasl.server.max.receive.size`: the largest frame a connection may send
+    /// before it has authenticated, on a listener that asks for authentication;
+    /// a larger length prefix closes the connection before the frame is read.
+    /// Such frames take nothing from the request budget. Kafka's default, 512 KiB.
+    pub sasl_server_max_receive_size: usize,
+    /// `connection.failed.authentication.delay.ms`: how long a failed
+    /// authentication's answer waits before it is sent and the connection closed,
+    /// so that guessing passwords is slow (the wait holds no thread). Kafka's
+    /// default, 100 ms; 0 answers at once.
+    pub connection_failed_authentication_delay: Duration,
+    /// `sasl.server.authentication.threads` (no Kafka counterpart: Kafka
+    /// authenticates on its `num.network.threads`, 3 by default): how many
+    /// authentication steps (a PLAIN password's key derivation above all) may run
+    /// at once, each on a blocking thread rather than the I/O threads. Default:
+    /// half the cores, at least 1.
+    pub sasl_server_authentication_threads: usize,
     /// `small.request.max.bytes` (no Kafka counterpart): requests this small (prefix
-    /// included) come from a reserve of `max_connections` × this, so that they are
-    /// served while large requests hold the whole budget. Default 64 KiB, above
+    /// included) come first from a reserve of their own, so that they are served
+    /// while large requests hold the whole budget. The reserve is `max_connections`
+    /// × this (each connection buffers one frame at a time, so then a small
+    /// request never waits), but at most `queued.max.request.bytes`: with many
+    /// connections it would otherwise dwarf the budget it backs up (1.2 GiB
+    /// beside 512 MiB at 20,000 connections). Only logged-in connections draw on
+    /// it: frames before authentication take from no budget. Default 64 KiB, above
     /// any Metadata, ApiVersions, Heartbeat or offset request of a sane client.
     pub small_request_max_bytes: usize,
     /// `queued.max.response.bytes` (no Kafka counterpart): response bytes built and
@@ -99,42 +129,71 @@ pub struct ServerLimits {
     pub max_frame_size: usize,
     /// The idle timeout.
     pub idle_timeout: Option<Duration>,
+    /// The largest frame before authentication (`sasl.server.max.receive.size`).
+    pub max_receive_before_authentication: usize,
+    /// How long a failed authentication waits for its answer.
+    pub failed_authentication_delay: Duration,
+    /// Where authentication steps run.
+    pub authentication: AuthenticationPool,
 }
 
 impl ServerLimits {
-    /// A frame reader of `io` within these limits, reporting to `slot`.
+    /// A frame reader of `io` within these limits, reporting to `slot`, for a
+    /// listener where nobody authenticates.
     pub fn reader<R: AsyncRead + Unpin>(&self, io: R, slot: ConnectionSlot) -> FrameReader<R> {
         FrameReader::new(io, self.budget.clone())
             .with_max_frame_size(self.max_frame_size)
             .with_idle_timeout(self.idle_timeout)
             .with_slot(slot)
     }
+
+    /// A frame reader as [`reader`](Self::reader) makes, for a connection that must
+    /// authenticate: its frames are held to `sasl.server.max.receive.size` and take
+    /// nothing from the budget until [`FrameReader::authenticated`].
+    pub fn authenticating_reader<R: AsyncRead + Unpin>(
+        &self,
+        io: R,
+        slot: ConnectionSlot,
+    ) -> FrameReader<R> {
+        self.reader(io, slot)
+            .with_authentication(self.max_receive_before_authentication)
+    }
 }
 
 /// The Kafka property names [`ServerConfig::set`] knows.
-pub const PROPERTIES: [&str; 7] = [
+pub const PROPERTIES: [&str; 12] = [
     "queued.max.request.bytes",
     "queued.max.response.bytes",
     "socket.request.max.bytes",
     "max.connections",
     "max.connections.per.ip",
+    "max.connection.creation.rate",
+    "connection_creation_rate",
     "connections.max.idle.ms",
     "small.request.max.bytes",
+    "sasl.server.max.receive.size",
+    "connection.failed.authentication.delay.ms",
+    "sasl.server.authentication.threads",
 ];
 
-/// The property a command-line flag names: Kafka's name with dashes for dots
-/// (`--queued-max-request-bytes`), if it is one of [`PROPERTIES`].
+/// The property a command-line flag names: Kafka's name with dashes for its dots
+/// and underscores (`--queued-max-request-bytes`, `--connection-creation-rate`),
+/// if it is one of [`PROPERTIES`].
 ///
 /// ```
 /// use kwire_net::server::property_of_flag;
 ///
 /// assert_eq!(property_of_flag("--max-connections"), Some("max.connections"));
+/// assert_eq!(property_of_flag("--connection-creation-rate"), Some("connection_creation_rate"));
 /// assert_eq!(property_of_flag("--max-connection"), None);
 /// assert_eq!(property_of_flag("max-connections"), None);
 /// ```
 pub fn property_of_flag(flag: &str) -> Option<&'static str> {
-    let property = flag.strip_prefix("--")?.replace('-', ".");
-    PROPERTIES.iter().copied().find(|name| *name == property)
+    let flag = flag.strip_prefix("--")?;
+    PROPERTIES
+        .iter()
+        .copied()
+        .find(|name| name.replace(['.', '_'], "-") == flag)
 }
 
 impl ServerConfig {
@@ -153,6 +212,11 @@ impl ServerConfig {
             max_connections,
             max_connections_per_ip: None,
             connections_max_idle: Some(Duration::from_secs(600)),
+            max_connection_creation_rate: None,
+            connection_creation_rate: None,
+            sasl_server_max_receive_size: 512 << 10,
+            connection_failed_authentication_delay: Duration::from_millis(100),
+            sasl_server_authentication_threads: AuthenticationPool::default_threads(),
             small_request_max_bytes: 64 << 10,
             queued_max_response_bytes: 512 << 20,
         }
@@ -176,8 +240,28 @@ impl ServerConfig {
                 .filter(|n| *n > 0)
                 .ok_or_else(|| invalid("a positive whole number"))
         };
+        let rate =
+            || u32::try_from(positive()?).map_err(|_| invalid("at most 4294967295 a second"));
         match name {
             "queued.max.request.bytes" => self.queued_max_request_bytes = positive()?,
+            "max.connection.creation.rate" => self.max_connection_creation_rate = Some(rate()?),
+            "connection_creation_rate" => self.connection_creation_rate = Some(rate()?),
+            "sasl.server.max.receive.size" => {
+                let bytes = positive()?;
+                if bytes > i32::MAX as usize {
+                    return Err(invalid("at most 2147483647"));
+                }
+                self.sasl_server_max_receive_size = bytes;
+            }
+            "connection.failed.authentication.delay.ms" => {
+                let ms = value
+                    .parse::<u64>()
+                    .map_err(|_| invalid("milliseconds, 0 for none"))?;
+                self.connection_failed_authentication_delay = Duration::from_millis(ms);
+            }
+            "sasl.server.authentication.threads" => {
+                self.sasl_server_authentication_threads = positive()?
+            }
             "queued.max.response.bytes" => self.queued_max_response_bytes = positive()?,
             "socket.request.max.bytes" => {
                 let bytes = positive()?;
@@ -218,7 +302,8 @@ impl ServerConfig {
         }
         let reserve = self
             .max_connections
-            .saturating_mul(self.small_request_max_bytes);
+            .saturating_mul(self.small_request_max_bytes)
+            .min(self.queued_max_request_bytes);
         Ok(ServerLimits {
             budget: MemoryBudget::with_reserve(
                 self.queued_max_request_bytes,
@@ -230,12 +315,17 @@ impl ServerConfig {
                 self.small_request_max_bytes,
                 reserve,
             ),
-            connections: ConnectionLimits::new(
+            connections: ConnectionLimits::with_creation_rates(
                 self.max_connections,
                 self.max_connections_per_ip.unwrap_or(usize::MAX),
+                self.max_connection_creation_rate,
+                self.connection_creation_rate,
             ),
             max_frame_size: self.socket_request_max_bytes,
             idle_timeout: self.connections_max_idle,
+            max_receive_before_authentication: self.sasl_server_max_receive_size,
+            failed_authentication_delay: self.connection_failed_authentication_delay,
+            authentication: AuthenticationPool::new(self.sasl_server_authentication_threads),
         })
     }
 }
@@ -254,8 +344,50 @@ mod tests {
         assert_eq!(limits.connections.max_per_ip(), usize::MAX);
         assert_eq!(
             limits.budget.reserve_bytes(),
-            broker.max_connections * (64 << 10)
+            (broker.max_connections * (64 << 10)).min(512 << 20)
         );
+        assert_eq!(limits.max_receive_before_authentication, 512 << 10);
+        assert_eq!(
+            limits.failed_authentication_delay,
+            Duration::from_millis(100)
+        );
+    }
+
+    /// Issue 29: the reserve was logged at 1.22 GiB beside a 512 MiB budget.
+    #[test]
+    fn the_reserve_is_at_most_the_budget() {
+        let mut config = ServerConfig::new(1);
+        config.set("max.connections", "20000").unwrap();
+        let limits = config.build().unwrap();
+        assert_eq!(limits.budget.reserve_bytes(), 512 << 20);
+        assert_eq!(limits.responses.reserve_bytes(), 512 << 20);
+        config.set("max.connections", "100").unwrap();
+        assert_eq!(config.build().unwrap().budget.reserve_bytes(), 100 << 16);
+    }
+
+    #[test]
+    fn the_authentication_limits_are_set_by_kafkas_names() {
+        let mut config = ServerConfig::new(1);
+        for (property, value) in [
+            ("sasl.server.max.receive.size", "1024"),
+            ("connection.failed.authentication.delay.ms", "0"),
+            ("max.connection.creation.rate", "50"),
+            ("connection_creation_rate", "5"),
+            ("sasl.server.authentication.threads", "3"),
+        ] {
+            assert!(config.set(property, value).unwrap(), "{property}");
+        }
+        let limits = config.build().unwrap();
+        assert_eq!(limits.max_receive_before_authentication, 1024);
+        assert_eq!(limits.failed_authentication_delay, Duration::ZERO);
+        assert_eq!(limits.authentication.threads(), 3);
+        assert!(config.set("sasl.server.max.receive.size", "0").is_err());
+        assert!(config
+            .set("connection_creation_rate", "99999999999")
+            .is_err());
+        assert!(config
+            .set("connection.failed.authentication.delay.ms", "-1")
+            .is_err());
     }
 
     #[test]

@@ -1,19 +1,32 @@
-//! Connection limits, in all and per peer address: Kafka's `max.connections` and
-//! `max.connections.per.ip`.
+//! Connection limits, in all and per peer address: Kafka's `max.connections`,
+//! `max.connections.per.ip`, `max.connection.creation.rate` and the per-address
+//! connection rate quota `connection_creation_rate`.
 //!
 //! [`ConnectionLimits::admit`] gives a [`ConnectionSlot`] that the connection holds
 //! for its life; dropping it frees the slot. At the total limit, rather than refuse
 //! every newcomer (which lets whoever opened connections first keep the server
-//! for ever), the connection whose last complete request is oldest and that is not
-//! answering one now is told to close ([`ConnectionSlot::evicted`]) and the newcomer
-//! is admitted. The limit per address is a plain refusal: that address is the one
-//! taking too much. Until an evicted connection has dropped its slot, the number
-//! open may exceed the limit by the evictions in progress, one per admission, each
-//! ended as soon as its task runs.
+//! for ever), a connection that has not logged in
+//! ([`ConnectionSlot::authenticated`]), whose last complete request is oldest and
+//! that is not answering one now, is told to close ([`ConnectionSlot::evicted`])
+//! and the newcomer is admitted. A connection that has logged in is never closed
+//! for a newcomer, who has not: a stranger must not be able to push out the
+//! server's users. With nothing to evict, the newcomer is refused. On a listener
+//! without authentication nobody logs in, so every connection there may be
+//! evicted, the one idle longest first.
+//!
+//! The limit per address, and the rate per address, are plain refusals: that
+//! address is the one taking too much. The rate in all is a wait, as Kafka's
+//! acceptor waits: the accept loop slows down, and newcomers wait in the
+//! listen backlog.
+//!
+//! Until an evicted connection has dropped its slot, the number open may exceed
+//! the limit by the evictions in progress, one per admission, each ended as soon
+//! as its task runs.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use tokio::sync::Notify;
 use tokio::time::Instant;
@@ -31,10 +44,14 @@ use super::error::AdmitError;
 /// let b = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 2));
 /// let first = limits.admit(a).unwrap();
 /// assert_eq!(limits.admit(a).unwrap_err(), AdmitError::TooManyFromIp { ip: a, max: 1 });
-/// let _second = limits.admit(b).unwrap();
+/// let second = limits.admit(b).unwrap();
+/// second.authenticated(); // logged in: never evicted for a newcomer
 /// drop(first); // the slot is free again
 /// assert_eq!(limits.open(), 1);
-/// let _third = limits.admit(a).unwrap();
+/// let third = limits.admit(a).unwrap();
+/// third.authenticated();
+/// // Full, and everyone has logged in: a stranger is refused.
+/// assert_eq!(limits.admit(a).unwrap_err(), AdmitError::TooMany { max: 2 });
 /// ```
 #[derive(Debug, Clone)]
 pub struct ConnectionLimits {
@@ -48,6 +65,10 @@ struct Shared {
     registry: Mutex<Registry>,
     /// Woken whenever an evicted connection's slot is dropped.
     evicted_gone: Notify,
+    /// `max.connection.creation.rate`: connections a second in all.
+    creation_rate: Option<Mutex<Rate>>,
+    /// `connection_creation_rate`: connections a second from one address.
+    creation_rate_per_ip: Option<u32>,
 }
 
 #[derive(Debug, Default)]
@@ -57,6 +78,10 @@ struct Registry {
     per_ip: HashMap<IpAddr, usize>,
     /// Told to close and not closed yet: not counted against the limit again.
     evicting: usize,
+    /// Each address's connection rate, while it has one to keep.
+    rates: HashMap<IpAddr, Rate>,
+    /// How many addresses `rates` held after it was last swept.
+    rates_swept_at: usize,
 }
 
 #[derive(Debug)]
@@ -65,15 +90,61 @@ struct Entry {
     last_request: Instant,
     busy: bool,
     evicted: bool,
+    authenticated: bool,
     close: Arc<Notify>,
+}
+
+/// A token bucket: `per_second` tokens a second, holding at most a second's
+/// worth, so that a burst of up to `per_second` passes at once and a steady
+/// flow no faster than the rate.
+#[derive(Debug)]
+struct Rate {
+    per_second: u32,
+    tokens: f64,
+    refilled: Instant,
+}
+
+impl Rate {
+    fn new(per_second: u32, now: Instant) -> Self {
+        Rate {
+            per_second,
+            tokens: f64::from(per_second),
+            refilled: now,
+        }
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let per_second = f64::from(self.per_second);
+        let earned = now.saturating_duration_since(self.refilled).as_secs_f64() * per_second;
+        self.tokens = (self.tokens + earned).min(per_second);
+        self.refilled = now;
+    }
+
+    /// Takes a token, or says how long until one is there.
+    fn take(&mut self, now: Instant) -> Result<(), Duration> {
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            return Ok(());
+        }
+        let wait = (1.0 - self.tokens) / f64::from(self.per_second);
+        Err(Duration::from_secs_f64(wait))
+    }
+
+    /// Whether the bucket is full again: the address has nothing left to keep.
+    fn is_full(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= f64::from(self.per_second)
+    }
 }
 
 /// One admitted connection's place; dropping it frees the place.
 ///
 /// The connection reports what eviction needs to know:
 /// [`request_started`](Self::request_started) when a request is complete and being
-/// answered, [`request_done`](Self::request_done) when it waits for the next one.
-/// [`FrameReader`](super::FrameReader) does both when given the slot.
+/// answered, [`request_done`](Self::request_done) when it waits for the next one,
+/// and [`authenticated`](Self::authenticated) once it has logged in.
+/// [`FrameReader`](super::FrameReader) does all three when given the slot.
 #[derive(Debug)]
 pub struct ConnectionSlot {
     id: u64,
@@ -82,21 +153,49 @@ pub struct ConnectionSlot {
     shared: Arc<Shared>,
 }
 
-fn lock(registry: &Mutex<Registry>) -> MutexGuard<'_, Registry> {
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // Every update is one short critical section that cannot panic midway.
-    registry.lock().unwrap_or_else(PoisonError::into_inner)
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl ConnectionLimits {
     /// At most `max` connections in all and `max_per_ip` from one address (each at
-    /// least 1).
+    /// least 1), with no limit on how fast they are opened.
     pub fn new(max: usize, max_per_ip: usize) -> Self {
+        Self::with_creation_rates(max, max_per_ip, None, None)
+    }
+
+    /// As [`new`](Self::new), and at most `per_second` connections admitted a
+    /// second in all (Kafka's `max.connection.creation.rate`:
+    /// [`admit_when_room`](Self::admit_when_room) waits for the rate) and
+    /// `per_second_per_ip` from one address (Kafka's `connection_creation_rate`
+    /// quota: refused over it). `None`, Kafka's default: unbounded. A second's
+    /// worth may come at once.
+    ///
+    /// ```
+    /// use std::net::{IpAddr, Ipv4Addr};
+    /// use kwire_net::server::{AdmitError, ConnectionLimits};
+    ///
+    /// let limits = ConnectionLimits::with_creation_rates(100, 100, None, Some(2));
+    /// let ip = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    /// let (_a, _b) = (limits.admit(ip).unwrap(), limits.admit(ip).unwrap());
+    /// assert_eq!(limits.admit(ip).unwrap_err(), AdmitError::RateFromIp { ip, rate: 2 });
+    /// ```
+    pub fn with_creation_rates(
+        max: usize,
+        max_per_ip: usize,
+        per_second: Option<u32>,
+        per_second_per_ip: Option<u32>,
+    ) -> Self {
+        let now = Instant::now();
         ConnectionLimits {
             shared: Arc::new(Shared {
                 max: max.max(1),
                 max_per_ip: max_per_ip.max(1),
                 registry: Mutex::new(Registry::default()),
                 evicted_gone: Notify::new(),
+                creation_rate: per_second.map(|rate| Mutex::new(Rate::new(rate.max(1), now))),
+                creation_rate_per_ip: per_second_per_ip.map(|rate| rate.max(1)),
             }),
         }
     }
@@ -116,9 +215,10 @@ impl ConnectionLimits {
         lock(&self.shared.registry).open.len()
     }
 
-    /// Admits a connection from `ip`, evicting the one idle longest if the total
-    /// limit is reached; refuses if `ip` is at its own limit, or if every open
-    /// connection is answering a request.
+    /// Admits a connection from `ip`, evicting the connection idle longest among
+    /// those that have not logged in if the total limit is reached; refuses if
+    /// `ip` is at its own limit or over its rate, or if every open connection has
+    /// logged in or is answering a request.
     pub fn admit(&self, ip: IpAddr) -> Result<ConnectionSlot, AdmitError> {
         let mut registry = lock(&self.shared.registry);
         let from_ip = registry.per_ip.get(&ip).copied().unwrap_or(0);
@@ -128,11 +228,22 @@ impl ConnectionLimits {
                 max: self.shared.max_per_ip,
             });
         }
+        let now = Instant::now();
+        if let Some(rate) = self.shared.creation_rate_per_ip {
+            registry.sweep_rates(now);
+            let bucket = registry
+                .rates
+                .entry(ip)
+                .or_insert_with(|| Rate::new(rate, now));
+            if bucket.take(now).is_err() {
+                return Err(AdmitError::RateFromIp { ip, rate });
+            }
+        }
         if registry.open.len() - registry.evicting >= self.shared.max {
             let victim = registry
                 .open
                 .values_mut()
-                .filter(|entry| !entry.busy && !entry.evicted)
+                .filter(|entry| !entry.busy && !entry.evicted && !entry.authenticated)
                 .min_by_key(|entry| entry.last_request);
             let Some(victim) = victim else {
                 return Err(AdmitError::TooMany {
@@ -151,9 +262,10 @@ impl ConnectionLimits {
             id,
             Entry {
                 ip,
-                last_request: Instant::now(),
+                last_request: now,
                 busy: false,
                 evicted: false,
+                authenticated: false,
                 close: Arc::clone(&close),
             },
         );
@@ -167,14 +279,28 @@ impl ConnectionLimits {
     }
 }
 
+impl Registry {
+    /// Forgets the addresses whose rate has nothing left to keep, whenever the
+    /// map has doubled since it was last swept: a stream of addresses (an IPv6
+    /// prefix has many) must not grow it without end.
+    fn sweep_rates(&mut self, now: Instant) {
+        if self.rates.len() < 1024.max(2 * self.rates_swept_at) {
+            return;
+        }
+        self.rates.retain(|_, rate| !rate.is_full(now));
+        self.rates_swept_at = self.rates.len();
+    }
+}
+
 /// How long an accept loop waits, at most, for a connection evicted to make room
 /// to be gone ([`ConnectionLimits::admit_when_room`]): an idle connection told to
 /// close does so as soon as its task runs, well within this even on a busy machine.
-pub const EVICTION_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+pub const EVICTION_PATIENCE: Duration = Duration::from_secs(1);
 
 impl ConnectionLimits {
-    /// [`admit`](Self::admit), then, if connections told to close to make room
-    /// are still open, waits until they are gone or `patience` has passed.
+    /// Waits for the creation rate in all, then [`admit`](Self::admit)s, then, if
+    /// connections told to close to make room are still open, waits until they are
+    /// gone or `patience` has passed.
     ///
     /// An accept loop should use this one: each connection holds descriptors
     /// until its task has run and dropped them, so a burst of newcomers admitted
@@ -185,10 +311,19 @@ impl ConnectionLimits {
     pub async fn admit_when_room(
         &self,
         ip: IpAddr,
-        patience: std::time::Duration,
+        patience: Duration,
     ) -> Result<ConnectionSlot, AdmitError> {
+        if let Some(rate) = &self.shared.creation_rate {
+            loop {
+                let taken = lock(rate).take(Instant::now());
+                match taken {
+                    Ok(()) => break,
+                    Err(wait) => tokio::time::sleep(wait).await,
+                }
+            }
+        }
         let slot = self.admit(ip)?;
-        let deadline = tokio::time::Instant::now() + patience;
+        let deadline = Instant::now() + patience;
         loop {
             // Registered before the check, so a drop in between still wakes us.
             let gone = self.shared.evicted_gone.notified();
@@ -224,9 +359,15 @@ impl ConnectionSlot {
     }
 
     /// The connection is waiting for its next request: a candidate for eviction
-    /// again, ranked by when its last request completed.
+    /// again (unless it has logged in), ranked by when its last request completed.
     pub fn request_done(&self) {
         self.update(|entry| entry.busy = false);
+    }
+
+    /// The connection has logged in: from now on it is never evicted to make room
+    /// for a newcomer.
+    pub fn authenticated(&self) {
+        self.update(|entry| entry.authenticated = true);
     }
 
     /// Completes when this connection has been chosen to make room for a new one;
@@ -345,5 +486,90 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(1), b.evicted())
             .await
             .unwrap();
+    }
+
+    /// Issue 29: 200 strangers, each sending one ApiVersions, closed every
+    /// logged-in client of a broker at its limit. A logged-in connection is
+    /// never evicted for a newcomer; strangers make room among themselves.
+    #[tokio::test(start_paused = true)]
+    async fn logged_in_connections_are_never_evicted_for_strangers() {
+        let limits = ConnectionLimits::new(3, 10);
+        let alice = limits.admit(LOCAL).unwrap();
+        alice.authenticated();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        let bob = limits.admit(LOCAL).unwrap();
+        bob.authenticated();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        // Alice is idle longest, but logged in: the stranger goes instead.
+        let stranger = limits.admit(LOCAL).unwrap();
+        tokio::time::advance(Duration::from_secs(1)).await;
+        let newcomer = limits.admit(LOCAL).unwrap();
+        tokio::time::timeout(Duration::from_secs(1), stranger.evicted())
+            .await
+            .expect("the stranger told to close");
+        drop(stranger);
+        // The newcomer logs in; now nobody may be evicted and the next is refused.
+        newcomer.authenticated();
+        assert_eq!(
+            limits.admit(LOCAL).unwrap_err(),
+            AdmitError::TooMany { max: 3 }
+        );
+        assert!(
+            tokio::time::timeout(Duration::from_millis(10), alice.evicted())
+                .await
+                .is_err(),
+            "a logged-in connection was told to close"
+        );
+        drop(bob);
+        let _next = limits.admit(LOCAL).unwrap();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_address_over_its_rate_is_refused_and_recovers() {
+        let limits = ConnectionLimits::with_creation_rates(100, 100, None, Some(5));
+        let other = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 9));
+        let slots: Vec<_> = (0..5).map(|_| limits.admit(LOCAL).unwrap()).collect();
+        assert_eq!(
+            limits.admit(LOCAL).unwrap_err(),
+            AdmitError::RateFromIp { ip: LOCAL, rate: 5 }
+        );
+        // Another address has its own rate.
+        let _other = limits.admit(other).unwrap();
+        tokio::time::advance(Duration::from_millis(200)).await;
+        let _one_more = limits.admit(LOCAL).unwrap();
+        assert!(limits.admit(LOCAL).is_err());
+        drop(slots);
+    }
+
+    /// `max.connection.creation.rate`: the accept loop waits, it does not refuse.
+    #[tokio::test(start_paused = true)]
+    async fn the_rate_in_all_is_a_wait() {
+        let limits = ConnectionLimits::with_creation_rates(100, 100, Some(10), None);
+        let started = Instant::now();
+        let mut slots = Vec::new();
+        for _ in 0..30 {
+            slots.push(
+                limits
+                    .admit_when_room(LOCAL, EVICTION_PATIENCE)
+                    .await
+                    .unwrap(),
+            );
+        }
+        // Ten at once (a second's worth), then ten a second.
+        assert_eq!(started.elapsed(), Duration::from_secs(2));
+    }
+
+    #[test]
+    fn the_rates_of_many_addresses_are_forgotten_once_kept() {
+        let limits = ConnectionLimits::with_creation_rates(100_000, 100, None, Some(1000));
+        for n in 0..5000u32 {
+            drop(limits.admit(IpAddr::V4(Ipv4Addr::from(n))).unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        let _ = limits
+            .admit(IpAddr::V4(Ipv4Addr::new(192, 168, 0, 1)))
+            .unwrap();
+        let held = lock(&limits.shared.registry).rates.len();
+        assert!(held < 5000, "{held} rates kept");
     }
 }

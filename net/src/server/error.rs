@@ -27,11 +27,21 @@ pub enum BudgetError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AdmitError {
-    /// As many connections as allowed are open, and none is idle enough to evict.
-    #[error("{max} connections are open (max.connections), none of them idle")]
+    /// As many connections as allowed are open, and none of them may be closed
+    /// to make room: each has logged in, or is answering a request.
+    #[error("{max} connections are open (max.connections), none of them evictable")]
     TooMany {
         /// The limit.
         max: usize,
+    },
+    /// This address opened connections faster than its rate allows
+    /// (`connection_creation_rate`, Kafka's per-IP connection rate quota).
+    #[error("{ip} opens connections faster than {rate} a second (connection_creation_rate)")]
+    RateFromIp {
+        /// The peer's address.
+        ip: IpAddr,
+        /// The connections a second it may open.
+        rate: u32,
     },
     /// As many connections as allowed are open from this address.
     #[error("{max} connections are open from {ip} (max.connections.per.ip)")]
@@ -55,6 +65,19 @@ pub enum ServerError {
     /// (`socket.request.max.bytes`).
     #[error(transparent)]
     Length(#[from] FrameLengthError),
+    /// Before the connection has authenticated, a length prefix above
+    /// `sasl.server.max.receive.size`: refused before anything of the frame is
+    /// buffered, as Kafka's broker refuses it.
+    #[error(
+        "a frame of {len} bytes before authenticating; at most {max} \
+         (sasl.server.max.receive.size)"
+    )]
+    TooLargeBeforeAuthentication {
+        /// The length the prefix declares.
+        len: usize,
+        /// The most a frame may have before authentication.
+        max: usize,
+    },
     /// The frame can never be covered by the memory budget.
     #[error(transparent)]
     Budget(#[from] BudgetError),
@@ -69,6 +92,8 @@ pub enum ServerError {
     Idle(Duration),
     /// The connection was chosen to make room for a new one
     /// ([`ConnectionLimits`](super::ConnectionLimits) at its limit).
-    #[error("closed to make room for a new connection: this one was idle longest")]
+    #[error(
+        "closed to make room for a new connection: this one was idle longest and had not logged in"
+    )]
     Evicted,
 }

@@ -5,11 +5,17 @@
 //!   (`queued.max.request.bytes`), with a reserve so that small requests are served
 //!   while large ones hold the budget;
 //! - [`ConnectionLimits`]: connections in all and per address (`max.connections`,
-//!   `max.connections.per.ip`), evicting the connection idle longest rather than
-//!   refusing newcomers;
+//!   `max.connections.per.ip`) and how fast they come (`max.connection.creation.rate`,
+//!   `connection_creation_rate`), evicting the connection idle longest among
+//!   those that have not logged in rather than refusing newcomers, and never one
+//!   that has;
 //! - [`FrameReader`]: frames from an `AsyncRead`, each paid for from the budget
 //!   before its body is buffered, within a frame size limit
-//!   (`socket.request.max.bytes`) and an idle timeout (`connections.max.idle.ms`);
+//!   (`socket.request.max.bytes`), a smaller one before authentication that takes
+//!   nothing from the budget (`sasl.server.max.receive.size`), and an idle timeout
+//!   (`connections.max.idle.ms`);
+//! - [`AuthenticationPool`]: the costly steps of authentication, off the I/O
+//!   threads and a bounded number at once;
 //! - [`ServerConfig`]: all of these by Kafka's property names, with defaults;
 //! - [`open_files_limit`]: the process's file descriptor limit, to size the
 //!   connection limit by.
@@ -46,6 +52,7 @@
 //! # }
 //! ```
 
+mod authentication;
 mod budget;
 mod config;
 mod connections;
@@ -53,6 +60,7 @@ mod error;
 mod open_files;
 mod reader;
 
+pub use authentication::{AuthenticationAborted, AuthenticationPool};
 pub use budget::{BudgetPermit, MemoryBudget};
 pub use config::{property_of_flag, ConfigError, ServerConfig, ServerLimits, PROPERTIES};
 pub use connections::{ConnectionLimits, ConnectionSlot, EVICTION_PATIENCE};

@@ -1,18 +1,22 @@
 //! Reading request frames from a tokio [`AsyncRead`] within a memory budget, a
-//! frame size limit and an idle timeout.
+//! frame size limit, a smaller one before authentication, and an idle timeout.
 //!
 //! The frame rule is [`kwire_messages::frame::read_length`], the one the
-//! [`splitter`](crate::splitter) uses. The reader reads the 4-byte prefix alone,
-//! checks it, takes the frame's bytes from the [`MemoryBudget`] (waiting while it is
-//! spent: reading pauses, the client is pushed back by TCP), and only then buffers
-//! the body, reading no further than the frame's end. So what a connection buffers
-//! is always covered by its permit, bar the 4 bytes of a prefix.
+//! [`splitter`](crate::splitter) uses. The reader reads the 4-byte prefix alone and
+//! checks it. Before the connection has authenticated (on a listener that asks for
+//! authentication), a frame is at most `sasl.server.max.receive.size` and takes
+//! nothing from the [`MemoryBudget`]: a stranger's bytes are bounded by that size
+//! times the connections, and cannot hold the memory that logged-in clients'
+//! requests need. Afterwards, the frame's length is taken from the budget at the
+//! prefix (waiting while it is spent: reading pauses, the client is pushed back by
+//! TCP), as Kafka's memory pool takes it. Either way the buffer grows as the bytes
+//! arrive, never to more than the frame, so that a prefix alone costs no memory.
 
 use std::ops::Deref;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use kwire_messages::frame::{read_length, PREFIX_LEN};
+use kwire_messages::frame::{read_length, FrameLengthError, PREFIX_LEN};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::time::Instant;
 
@@ -20,6 +24,10 @@ use super::budget::{BudgetPermit, MemoryBudget};
 use super::connections::ConnectionSlot;
 use super::error::ServerError;
 use crate::splitter::DEFAULT_MAX_FRAME_SIZE;
+
+/// The first step of a frame's buffer; it doubles from there as bytes arrive.
+/// Larger than any ordinary small request, so those take one allocation.
+const FIRST_STEP: usize = 16 << 10;
 
 /// One whole frame (length prefix included) and the budget it holds, given back
 /// when the frame is dropped: keep it until the request is answered or forwarded.
@@ -56,21 +64,29 @@ impl Deref for Frame {
 ///   `socket.request.max.bytes`, by default
 ///   [`DEFAULT_MAX_FRAME_SIZE`]) or negative is an error before anything is
 ///   buffered for it.
-/// - Memory: the 4-byte prefix is read alone and checked, then the frame's bytes
-///   are taken from the [`MemoryBudget`] (waiting while it is spent: reading
-///   pauses and TCP pushes back on the client), and only then is the body read, no
-///   further than the frame's end. What a connection buffers is always covered by
-///   its permit, bar the 4 bytes of a prefix.
+/// - Before authentication ([`with_authentication`](Self::with_authentication),
+///   until [`authenticated`](Self::authenticated)): a prefix above
+///   `sasl.server.max.receive.size` is [`ServerError::TooLargeBeforeAuthentication`]
+///   before anything is buffered for it, and frames take nothing from the
+///   budget (nor from its reserve), as Kafka's broker reads them outside its
+///   memory pool.
+/// - Memory: once authenticated (or where nobody authenticates), a frame's bytes
+///   are taken from the [`MemoryBudget`] when its prefix has been read (waiting
+///   while it is spent: reading pauses and TCP pushes back on the client).
+///   Always, the frame's buffer grows as its bytes arrive, doubling from a small
+///   first step, and never beyond the frame: a peer that declares 100 MiB and
+///   sends nothing more costs a few bytes of memory, not 100 MiB.
 /// - Idle timeout ([`with_idle_timeout`](Self::with_idle_timeout), Kafka's
 ///   `connections.max.idle.ms`): the connection fails with [`ServerError::Idle`]
 ///   when no frame has completed for that long, counted from the last complete
 ///   frame (or from the reader's creation), so that a client sending one byte now
-///   and then is closed as surely as a silent one. Time the server spends answering
-///   (until the next `next_frame` call) or waiting for the budget is not counted:
-///   those waits are the server's, not the client's.
+///   and then is closed as surely as a silent one. A wait for the budget counts:
+///   otherwise a peer that sends a prefix and stops while the budget is spent
+///   could wait for ever. Time the server spends answering (until the next
+///   `next_frame` call) does not count: that wait is the server's.
 /// - Eviction: given the connection's [`ConnectionSlot`], the reader reports each
-///   request to it and fails with [`ServerError::Evicted`] when the slot is chosen
-///   to make room.
+///   request and its login to it, and fails with [`ServerError::Evicted`] when
+///   the slot is chosen to make room.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -100,6 +116,9 @@ pub struct FrameReader<R> {
     permit: Option<BudgetPermit>,
     budget: MemoryBudget,
     max_frame_size: usize,
+    /// `sasl.server.max.receive.size` while the connection has not authenticated;
+    /// `None` once it has, or where nobody authenticates.
+    before_authentication: Option<usize>,
     idle_timeout: Option<Duration>,
     last_frame: Instant,
     /// A frame was returned and the caller has not asked for the next one yet.
@@ -117,6 +136,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             permit: None,
             budget,
             max_frame_size: DEFAULT_MAX_FRAME_SIZE,
+            before_authentication: None,
             idle_timeout: None,
             last_frame: Instant::now(),
             answering: false,
@@ -145,6 +165,49 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     /// ```
     pub fn with_limits(self, limits: &kwire::DecodeLimits) -> Self {
         self.with_max_frame_size(limits.max_frame_size())
+    }
+
+    /// The connection must authenticate: until [`authenticated`](Self::authenticated)
+    /// is called, frames are at most `max_receive_size` bytes (Kafka's
+    /// `sasl.server.max.receive.size`, 512 KiB by default), a larger prefix is
+    /// [`ServerError::TooLargeBeforeAuthentication`], and frames take nothing
+    /// from the budget.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use kwire_net::server::{FrameReader, MemoryBudget, ServerError};
+    ///
+    /// let budget = MemoryBudget::new(1 << 20);
+    /// // A stranger declares 100 MiB.
+    /// let wire = (100_i32 << 20).to_be_bytes();
+    /// let mut reader = FrameReader::new(&wire[..], budget.clone()).with_authentication(512 << 10);
+    /// let error = reader.next_frame().await.unwrap_err();
+    /// assert!(matches!(error, ServerError::TooLargeBeforeAuthentication { .. }));
+    /// assert_eq!(budget.available(), 1 << 20);
+    /// # }
+    /// ```
+    pub fn with_authentication(mut self, max_receive_size: usize) -> Self {
+        self.before_authentication = Some(max_receive_size);
+        self
+    }
+
+    /// The connection has authenticated: frames may be as large as
+    /// [`max_frame_size`](Self::max_frame_size), are paid for from the budget, and
+    /// the connection's slot is marked as logged in (never evicted for a
+    /// newcomer). Call it once the login's last answer is decided, before the
+    /// next frame is read.
+    pub fn authenticated(&mut self) {
+        if self.before_authentication.take().is_some() {
+            if let Some(slot) = &self.slot {
+                slot.authenticated();
+            }
+        }
+    }
+
+    /// Whether frames are still held to the limit before authentication.
+    pub fn is_authenticating(&self) -> bool {
+        self.before_authentication.is_some()
     }
 
     /// Fails with [`ServerError::Idle`] when no frame completes for `idle_timeout`
@@ -211,18 +274,19 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             }
         }
         loop {
-            let want = match read_length(&self.buf, self.max_frame_size)? {
+            let want = match self.frame_length()? {
                 // The prefix alone first: nothing beyond it is read before the
-                // frame's bytes are covered.
+                // frame is known to be allowed and, once authenticated, covered.
                 None => PREFIX_LEN - self.buf.len(),
                 Some(len) => {
                     let total = PREFIX_LEN + len;
                     if self.permit.is_none() {
-                        self.permit = Some(self.take_budget(total).await?);
-                        // Room for the whole frame at once, now that it is paid
-                        // for: growing step by step would copy and, at the last
-                        // doubling, hold up to twice the frame.
-                        self.buf.reserve(total - self.buf.len());
+                        self.permit = Some(match self.before_authentication {
+                            // A stranger's frame is bounded, not budgeted: the
+                            // budget is for the requests of those logged in.
+                            Some(_) => BudgetPermit::empty(),
+                            None => self.take_budget(total).await?,
+                        });
                     }
                     if self.buf.len() == total {
                         return Ok(Some(self.complete()));
@@ -241,6 +305,23 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         }
     }
 
+    /// The length of the frame in the buffer, once its prefix is there, checked
+    /// against the limit that holds now.
+    fn frame_length(&self) -> Result<Option<usize>, ServerError> {
+        let Some(max_receive) = self.before_authentication else {
+            return Ok(read_length(&self.buf, self.max_frame_size)?);
+        };
+        match read_length(&self.buf, self.max_frame_size.min(max_receive)) {
+            Err(FrameLengthError::TooLarge { len, .. }) if len > max_receive => {
+                Err(ServerError::TooLargeBeforeAuthentication {
+                    len,
+                    max: max_receive,
+                })
+            }
+            other => Ok(other?),
+        }
+    }
+
     fn complete(&mut self) -> Frame {
         // The frame takes the whole allocation with it: a buffer left pointing
         // into it would take it back for the next frame and keep a large frame's
@@ -255,27 +336,33 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         Frame { bytes, permit }
     }
 
-    /// Takes `total` bytes of budget, waiting (and watching for eviction) while it
-    /// is spent; the wait does not count towards the idle timeout.
+    /// Takes `total` bytes of budget, waiting (and watching for eviction and the
+    /// idle deadline) while it is spent.
     async fn take_budget(&mut self, total: usize) -> Result<BudgetPermit, ServerError> {
         if let Some(permit) = self.budget.try_acquire(total)? {
             return Ok(permit);
         }
-        let started = Instant::now();
-        let permit = tokio::select! {
-            permit = self.budget.acquire(total) => permit?,
-            () = evicted(self.slot.as_ref()) => return Err(ServerError::Evicted),
-        };
-        self.last_frame += started.elapsed();
-        Ok(permit)
+        let deadline = self.idle_deadline();
+        tokio::select! {
+            permit = self.budget.acquire(total) => Ok(permit?),
+            () = evicted(self.slot.as_ref()) => Err(ServerError::Evicted),
+            idle = until(deadline) => Err(ServerError::Idle(idle)),
+        }
     }
 
-    /// Reads at most `want` bytes, within the idle deadline and unless evicted.
+    fn idle_deadline(&self) -> Option<(Instant, Duration)> {
+        self.idle_timeout.map(|idle| (self.last_frame + idle, idle))
+    }
+
+    /// Reads at most `want` bytes, within the idle deadline and unless evicted,
+    /// growing the buffer by a bounded step when it is full.
     async fn read(&mut self, want: usize) -> Result<usize, ServerError> {
         if self.buf.capacity() == self.buf.len() {
-            self.buf.reserve(want);
+            // Doubling what has arrived, from a small first step: memory follows
+            // the bytes, and the copies add up to less than the frame.
+            self.buf.reserve(want.min(self.buf.len().max(FIRST_STEP)));
         }
-        let deadline = self.idle_timeout.map(|idle| (self.last_frame + idle, idle));
+        let deadline = self.idle_deadline();
         let mut limited = (&mut self.io).take(want as u64);
         tokio::select! {
             read = limited.read_buf(&mut self.buf) => Ok(read?),
@@ -396,18 +483,113 @@ mod tests {
         let (mut client, server) = tokio::io::duplex(1024);
         client.write_all(&frame(&[1; 50])).await.unwrap();
         let mut reader = FrameReader::new(server, budget.clone())
-            .with_idle_timeout(Some(Duration::from_secs(5)));
+            .with_idle_timeout(Some(Duration::from_secs(600)));
         let task = tokio::spawn(async move {
             let frame = reader.next_frame().await;
             (frame.map(|f| f.map(|f| f.len())), reader.buffered())
         });
-        // Far past the idle timeout: the wait is the server's, not idleness.
         tokio::time::sleep(Duration::from_secs(60)).await;
         assert!(!task.is_finished());
         drop(held);
         let (frame, buffered) = task.await.unwrap();
         assert_eq!(frame.unwrap(), Some(54));
         assert_eq!(buffered, 0);
+    }
+
+    /// Issue 29: a peer that sends a prefix and stops, while the budget is spent,
+    /// waited for ever (the wait did not count as idle). It counts now.
+    #[tokio::test(start_paused = true)]
+    async fn a_wait_for_the_budget_counts_as_idle() {
+        let budget = MemoryBudget::new(100);
+        let _held = budget.acquire(100).await.unwrap();
+        let (mut client, server) = tokio::io::duplex(1024);
+        client.write_all(&50_i32.to_be_bytes()).await.unwrap();
+        let idle = Duration::from_secs(5);
+        let mut reader = FrameReader::new(server, budget).with_idle_timeout(Some(idle));
+        let started = Instant::now();
+        let error = reader.next_frame().await.unwrap_err();
+        assert!(
+            matches!(error, ServerError::Idle(d) if d == idle),
+            "{error:?}"
+        );
+        assert_eq!(started.elapsed(), idle);
+    }
+
+    /// Issue 29: one unauthenticated SaslAuthenticate of 100 MiB took gigabytes,
+    /// and six prefixes declaring 100 MiB held the whole request budget. Before
+    /// authentication a frame is at most `sasl.server.max.receive.size`, refused
+    /// at its prefix, and takes nothing from the budget.
+    #[tokio::test]
+    async fn before_authentication_frames_are_small_and_not_budgeted() {
+        let budget = MemoryBudget::with_reserve(1 << 20, 1024, 4096);
+        let declared = (100_i32 << 20).to_be_bytes();
+        let mut reader = FrameReader::new(&declared[..], budget.clone()).with_authentication(512);
+        assert!(reader.is_authenticating());
+        let error = reader.next_frame().await.unwrap_err();
+        assert!(
+            matches!(
+                error,
+                ServerError::TooLargeBeforeAuthentication {
+                    len: 104_857_600,
+                    max: 512
+                }
+            ),
+            "{error:?}"
+        );
+        assert_eq!(reader.buffered(), 4);
+
+        let mut wire = frame(&[1; 500]);
+        wire.extend(frame(&[2; 600]));
+        let mut reader = FrameReader::new(&wire[..], budget.clone()).with_authentication(512);
+        let first = reader.next_frame().await.unwrap().unwrap();
+        assert_eq!(first.len(), 504);
+        // Neither the shared budget nor the reserve paid for it.
+        assert_eq!(budget.available(), 1 << 20);
+        assert_eq!(budget.reserve_available(), 4096);
+        // Logged in: larger frames are allowed, and paid for.
+        reader.authenticated();
+        assert!(!reader.is_authenticating());
+        let second = reader.next_frame().await.unwrap().unwrap();
+        assert_eq!(second.len(), 604);
+        assert_eq!(budget.reserve_available(), 4096 - 604);
+        // A frame over the limit before authentication is refused though it is
+        // within the frame size after.
+        let wire = frame(&[3; 600]);
+        let mut reader = FrameReader::new(&wire[..], budget).with_authentication(512);
+        assert!(matches!(
+            reader.next_frame().await,
+            Err(ServerError::TooLargeBeforeAuthentication { len: 600, .. })
+        ));
+    }
+
+    /// Issue 29: a prefix declaring 100 MiB and a few bytes made the server
+    /// buffer tens of MiB. The buffer follows the bytes that arrive.
+    #[tokio::test]
+    async fn the_buffer_grows_with_the_bytes_not_the_declared_length() {
+        let (mut client, server) = tokio::io::duplex(1 << 20);
+        let mut head = (100_i32 << 20).to_be_bytes().to_vec();
+        head.extend_from_slice(&[0; 10]);
+        client.write_all(&head).await.unwrap();
+        let budget = MemoryBudget::new(200 << 20);
+        let mut reader = FrameReader::new(server, budget);
+        let pending = tokio::time::timeout(Duration::from_millis(50), reader.next_frame()).await;
+        assert!(pending.is_err(), "the frame is not complete");
+        assert_eq!(reader.buffered(), 14);
+        assert!(
+            reader.buf.capacity() <= 2 * FIRST_STEP,
+            "{}",
+            reader.buf.capacity()
+        );
+        // A megabyte more: the buffer holds about what came, not the 100 MiB.
+        client.write_all(&[0; 1 << 20]).await.unwrap();
+        let pending = tokio::time::timeout(Duration::from_millis(200), reader.next_frame()).await;
+        assert!(pending.is_err());
+        assert_eq!(reader.buffered(), 14 + (1 << 20));
+        assert!(
+            reader.buf.capacity() <= 4 << 20,
+            "{}",
+            reader.buf.capacity()
+        );
     }
 
     /// The idle clock runs from the last complete frame: a byte every so often does
