@@ -5,7 +5,7 @@
 //! re-authentication.
 #![cfg(feature = "sasl")]
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
@@ -82,13 +82,13 @@ fn log_in(
     token: &OAuthBearerToken,
 ) -> (Gate, SaslClient) {
     assert!(matches!(
-        gate.on_request(&handshake(), 1, users),
+        gate.on_request(&handshake(), 1, users, Instant::now()),
         Gate::Answer(_)
     ));
     let mut client = SaslClient::oauthbearer(token).unwrap();
     let mut to_server = client.start().unwrap();
     loop {
-        let answer = gate.on_request(&authenticate(to_server), 2, users);
+        let answer = gate.on_request(&authenticate(to_server), 2, users, Instant::now());
         let Gate::Answer(Response::SaslAuthenticate(ref r)) = answer else {
             return (answer, client);
         };
@@ -204,7 +204,7 @@ fn v1_framing_logs_in_with_the_token_subject() {
     let lifetime = session_lifetime_ms(&answer);
     assert!((3_590_000..=3_600_000).contains(&lifetime), "{lifetime}");
     assert_eq!(gate.principal(), Some("alice"));
-    assert_eq!(gate.on_request(&metadata(), 12, &users), Gate::Serve);
+    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
 }
 
 #[test]
@@ -212,24 +212,24 @@ fn v0_framing_logs_in_and_refuses_with_raw_tokens() {
     let users = oauth_users();
     let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
     assert!(matches!(
-        gate.on_request(&handshake(), 0, &users),
+        gate.on_request(&handshake(), 0, &users, Instant::now()),
         Gate::Answer(_)
     ));
     assert!(gate.expects_raw_token());
     let mut client = SaslClient::oauthbearer(&token("alice", Duration::from_secs(60))).unwrap();
-    let RawGate::Send(reply) = gate.on_raw_token(&client.start().unwrap(), &users) else {
+    let RawGate::Send(reply) = gate.on_raw_token(&client.start().unwrap(), &users, Instant::now()) else {
         panic!("refused");
     };
     assert_eq!(client.step(&reply).unwrap(), ClientStep::Done);
     assert!(!gate.expects_raw_token());
     assert_eq!(gate.principal(), Some("alice"));
-    assert_eq!(gate.on_request(&metadata(), 12, &users), Gate::Serve);
+    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
 
     let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
-    gate.on_request(&handshake(), 0, &users);
+    gate.on_request(&handshake(), 0, &users, Instant::now());
     let unscoped = UnsecuredTokenBuilder::new("alice").build();
     let mut client = SaslClient::oauthbearer(&unscoped).unwrap();
-    let RawGate::Send(error) = gate.on_raw_token(&client.start().unwrap(), &users) else {
+    let RawGate::Send(error) = gate.on_raw_token(&client.start().unwrap(), &users, Instant::now()) else {
         panic!("no error message");
     };
     let ClientStep::Send(kvsep) = client.step(&error).unwrap() else {
@@ -237,12 +237,12 @@ fn v0_framing_logs_in_and_refuses_with_raw_tokens() {
     };
     assert_eq!(kvsep, b"\x01");
     assert!(matches!(
-        gate.on_raw_token(&kvsep, &users),
+        gate.on_raw_token(&kvsep, &users, Instant::now()),
         RawGate::Close(_)
     ));
     assert_eq!(gate.principal(), None);
     assert!(matches!(
-        gate.on_request(&metadata(), 12, &users),
+        gate.on_request(&metadata(), 12, &users, Instant::now()),
         Gate::Close(_)
     ));
     assert!(
@@ -259,7 +259,7 @@ fn refused_over_v1(users: &Users, token: &OAuthBearerToken) -> (TokenRejected, S
     assert!(!message.contains(token.value()));
     assert_eq!(gate.principal(), None);
     assert!(matches!(
-        gate.on_request(&metadata(), 12, users),
+        gate.on_request(&metadata(), 12, users, Instant::now()),
         Gate::Close(_)
     ));
     let Some(SaslError::TokenRejected(rejected)) = client.refusal() else {
@@ -316,10 +316,10 @@ fn the_token_shortens_the_session_and_its_end_closes_the_connection() {
     );
     let lifetime = session_lifetime_ms(&answer);
     assert!((1..=1000).contains(&lifetime), "{lifetime}");
-    assert_eq!(gate.on_request(&metadata(), 12, &users), Gate::Serve);
+    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
     std::thread::sleep(Duration::from_millis(1100));
     assert!(matches!(
-        gate.on_request(&metadata(), 12, &users),
+        gate.on_request(&metadata(), 12, &users, Instant::now()),
         Gate::Close(_)
     ));
 
@@ -351,7 +351,7 @@ fn re_authentication_renews_the_session_but_not_as_someone_else() {
     );
     assert!(session_lifetime_ms(&answer) > 3_000_000);
     std::thread::sleep(Duration::from_millis(1100));
-    assert_eq!(gate.on_request(&metadata(), 12, &users), Gate::Serve);
+    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
 
     let (answer, _) = log_in(
         &mut gate,
@@ -360,7 +360,7 @@ fn re_authentication_renews_the_session_but_not_as_someone_else() {
     );
     refused(&answer);
     assert!(matches!(
-        gate.on_request(&metadata(), 12, &users),
+        gate.on_request(&metadata(), 12, &users, Instant::now()),
         Gate::Close(_)
     ));
 }
@@ -423,7 +423,7 @@ fn without_a_validator_oauthbearer_is_not_served() {
     assert_eq!(error.error_code(), ErrorCode::UnsupportedSaslMechanism);
 
     let mut gate = ServerAuthenticator::new(vec![Mechanism::OAuthBearer, Mechanism::Plain]);
-    let Gate::AnswerAndClose(Response::SaslHandshake(r)) = gate.on_request(&handshake(), 1, &users)
+    let Gate::AnswerAndClose(Response::SaslHandshake(r)) = gate.on_request(&handshake(), 1, &users, Instant::now())
     else {
         panic!("offered");
     };

@@ -332,7 +332,7 @@ mod tests {
             let answer = if request.api() == ApiKey::ApiVersions {
                 answer_api_versions(&parsed, kwire_messages::Listener::Broker)?
             } else {
-                let response = match gate.on_request(&request, version, users) {
+                let response = match gate.on_request(&request, version, users, std::time::Instant::now()) {
                     Gate::Answer(response) | Gate::AnswerAndClose(response) => response,
                     other => panic!("{other:?}"),
                 };

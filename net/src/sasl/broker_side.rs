@@ -49,18 +49,29 @@ pub enum RawGate {
 /// Re-authentication (KIP-368) keeps what the login settled, as Kafka's broker
 /// requires: the same principal, and the same mechanism (another is answered at
 /// the handshake and refused at the exchange that follows, with Kafka's message).
+/// It is allowed only to a session that ends (a [session
+/// lifetime](Self::with_session_lifetime), or an OAUTHBEARER token's), and at most
+/// once a second, as Kafka's broker allows it; otherwise the SaslHandshake is
+/// answered ILLEGAL_SASL_STATE and the connection closed, so that a logged-in
+/// client cannot make the server check passwords in a loop. While it runs, any
+/// request but ApiVersions and the exchange's closes the connection, as Kafka's
+/// broker does.
+///
+/// Sans-IO: the caller says what time it is (`now`), and the gate reads no clock.
 ///
 /// ```
+/// use std::time::Instant;
 /// use kwire_messages::{api::SaslHandshakeRequest, Request, Response};
 /// use kwire_net::sasl::{Gate, Mechanism, ServerAuthenticator, Users};
 ///
 /// let users = Users::new().with_user("alice", "secret").unwrap();
 /// let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
 /// let handshake = Request::SaslHandshake(SaslHandshakeRequest::default().with_mechanism("PLAIN".into()));
-/// assert!(matches!(gate.on_request(&handshake, 1, &users), Gate::Answer(Response::SaslHandshake(_))));
+/// let now = Instant::now();
+/// assert!(matches!(gate.on_request(&handshake, 1, &users, now), Gate::Answer(Response::SaslHandshake(_))));
 /// // Anything but the exchange before authenticating closes the connection.
 /// let metadata = Request::Metadata(Default::default());
-/// assert!(matches!(gate.on_request(&metadata, 12, &users), Gate::Close(_)));
+/// assert!(matches!(gate.on_request(&metadata, 12, &users, now), Gate::Close(_)));
 /// ```
 #[derive(Debug)]
 pub struct ServerAuthenticator {
@@ -71,7 +82,14 @@ pub struct ServerAuthenticator {
     /// The mechanism the session logged in with: re-authentication must use it.
     mechanism: Option<Mechanism>,
     expires: Option<Instant>,
+    /// When the last re-authentication began: at most one a second.
+    reauthenticated: Option<Instant>,
 }
+
+/// The least time between the starts of two re-authentications on one
+/// connection, as Kafka's broker keeps it (`KafkaChannel`'s one second; the
+/// first after the login is not held to it).
+const MIN_REAUTHENTICATION_INTERVAL: Duration = Duration::from_secs(1);
 
 #[derive(Debug)]
 enum State {
@@ -104,6 +122,7 @@ impl ServerAuthenticator {
             principal: None,
             mechanism: None,
             expires: None,
+            reauthenticated: None,
         }
     }
 
@@ -129,33 +148,51 @@ impl ServerAuthenticator {
         )
     }
 
-    /// Decides what to do with `request`, sent at `version`.
+    /// Whether a login has succeeded and no exchange is under way: the
+    /// connection's requests are served.
+    pub fn is_authenticated(&self) -> bool {
+        self.principal.is_some() && matches!(self.state, State::Idle)
+    }
+
+    /// Decides what to do with `request`, sent at `version`, at `now`.
     pub fn on_request(
         &mut self,
         request: &Request,
         version: i16,
         credentials: &dyn Credentials,
+        now: Instant,
     ) -> Gate {
         match request {
             Request::ApiVersions(_) => Gate::Serve,
             Request::SaslHandshake(handshake) => {
-                self.handshake(handshake.mechanism.as_str(), version, credentials)
+                self.handshake(handshake.mechanism.as_str(), version, credentials, now)
             }
             Request::SaslAuthenticate(authenticate) => {
-                self.authenticate(&authenticate.auth_bytes, credentials)
+                self.authenticate(&authenticate.auth_bytes, credentials, now)
             }
-            _ if matches!(self.state, State::Failed) => Gate::Close("authentication failed".into()),
-            _ => match (&self.principal, self.expires) {
-                (None, _) => Gate::Close(format!("{} before authenticating", request.api().name())),
-                (Some(_), Some(expires)) if Instant::now() >= expires => {
+            _ => match (&self.state, &self.principal, self.expires) {
+                (State::Failed, ..) => Gate::Close("authentication failed".into()),
+                (_, None, _) => Gate::Close(format!("{} before authenticating", request.api().name())),
+                (State::Idle, Some(_), Some(expires)) if now >= expires => {
                     Gate::Close("the session expired without re-authentication".into())
                 }
-                (Some(_), _) => Gate::Serve,
+                (State::Idle, Some(_), _) => Gate::Serve,
+                // Kafka's broker takes nothing but the exchange until it ends.
+                (_, Some(_), _) => Gate::Close(format!(
+                    "{} during re-authentication",
+                    request.api().name()
+                )),
             },
         }
     }
 
-    fn handshake(&mut self, mechanism: &str, version: i16, credentials: &dyn Credentials) -> Gate {
+    fn handshake(
+        &mut self,
+        mechanism: &str,
+        version: i16,
+        credentials: &dyn Credentials,
+        now: Instant,
+    ) -> Gate {
         // OAUTHBEARER without a validator could only fail: not offered at all.
         let can_serve =
             |m: &Mechanism| *m != Mechanism::OAuthBearer || credentials.token_validator().is_some();
@@ -174,6 +211,18 @@ impl ServerAuthenticator {
         if !matches!(self.state, State::Idle) {
             self.state = State::Failed;
             return Gate::AnswerAndClose(answer(ErrorCode::IllegalSaslState));
+        }
+        if self.principal.is_some() {
+            // Re-authentication: for a session that ends (else there is nothing
+            // to renew, and a loop of logins is only a cost), at most once a second.
+            let too_soon = self.reauthenticated.is_some_and(|began| {
+                now.saturating_duration_since(began) < MIN_REAUTHENTICATION_INTERVAL
+            });
+            if self.expires.is_none() || too_soon {
+                self.state = State::Failed;
+                return Gate::AnswerAndClose(answer(ErrorCode::IllegalSaslState));
+            }
+            self.reauthenticated = Some(now);
         }
         let Some(chosen) = Mechanism::from_name(mechanism).filter(|m| offered.contains(m)) else {
             return Gate::AnswerAndClose(answer(ErrorCode::UnsupportedSaslMechanism));
@@ -197,7 +246,7 @@ impl ServerAuthenticator {
         Gate::Answer(answer(ErrorCode::None))
     }
 
-    fn authenticate(&mut self, token: &[u8], credentials: &dyn Credentials) -> Gate {
+    fn authenticate(&mut self, token: &[u8], credentials: &dyn Credentials, now: Instant) -> Gate {
         if let State::MechanismChanged { error, .. } = &self.state {
             let answer = failure(error);
             self.state = State::Failed;
@@ -209,14 +258,19 @@ impl ServerAuthenticator {
                 step: "SaslAuthenticate before SaslHandshake",
             }));
         }
-        match self.step(token, credentials) {
+        match self.step(token, credentials, now) {
             Ok((bytes, lifetime_ms)) => Gate::Answer(success(bytes, lifetime_ms)),
             Err(error) => Gate::AnswerAndClose(failure(&error)),
         }
     }
 
-    /// Reads a raw token (after SaslHandshake v0).
-    pub fn on_raw_token(&mut self, token: &[u8], credentials: &dyn Credentials) -> RawGate {
+    /// Reads a raw token (after SaslHandshake v0), at `now`.
+    pub fn on_raw_token(
+        &mut self,
+        token: &[u8],
+        credentials: &dyn Credentials,
+        now: Instant,
+    ) -> RawGate {
         if let State::MechanismChanged { error, .. } = &self.state {
             let reason = error.to_string();
             self.state = State::Failed;
@@ -226,7 +280,7 @@ impl ServerAuthenticator {
             self.state = State::Failed;
             return RawGate::Close("a raw SASL token outside a SaslHandshake v0 exchange".into());
         }
-        match self.step(token, credentials) {
+        match self.step(token, credentials, now) {
             Ok((bytes, _)) => RawGate::Send(bytes),
             Err(error) => RawGate::Close(error.to_string()),
         }
@@ -239,6 +293,7 @@ impl ServerAuthenticator {
         &mut self,
         token: &[u8],
         credentials: &dyn Credentials,
+        now: Instant,
     ) -> Result<(Vec<u8>, i64), SaslError> {
         let (State::Authenticating(server) | State::RawTokens(server)) = &mut self.state else {
             self.state = State::Failed;
@@ -250,7 +305,7 @@ impl ServerAuthenticator {
                 let principal = server.principal().unwrap_or_default().to_owned();
                 let expires_at_ms = server.token().map(|token| token.expires_at_ms);
                 let mechanism = server.mechanism();
-                let lifetime_ms = self.finish(principal, expires_at_ms)?;
+                let lifetime_ms = self.finish(principal, expires_at_ms, now)?;
                 self.mechanism = Some(mechanism);
                 Ok((bytes, lifetime_ms))
             }
@@ -265,7 +320,12 @@ impl ServerAuthenticator {
     /// re-authentication (KIP-368). Gives the session lifetime in ms (0: none):
     /// the configured one, or what is left of the credential's if it expires
     /// sooner (an OAUTHBEARER token), as Kafka's broker computes it.
-    fn finish(&mut self, principal: String, expires_at_ms: Option<i64>) -> Result<i64, SaslError> {
+    fn finish(
+        &mut self,
+        principal: String,
+        expires_at_ms: Option<i64>,
+        now: Instant,
+    ) -> Result<i64, SaslError> {
         if self.principal.as_ref().is_some_and(|p| *p != principal) {
             self.state = State::Failed;
             return Err(SaslError::AuthenticationFailed);
@@ -288,7 +348,7 @@ impl ServerAuthenticator {
         self.principal = Some(principal);
         self.state = State::Idle;
         // A lifetime past what an Instant can hold never ends.
-        self.expires = lifetime.and_then(|lifetime| Instant::now().checked_add(lifetime));
+        self.expires = lifetime.and_then(|lifetime| now.checked_add(lifetime));
         Ok(lifetime.map_or(0, |l| i64::try_from(l.as_millis()).unwrap_or(i64::MAX)))
     }
 }
@@ -339,15 +399,20 @@ mod tests {
     }
 
     /// Runs a whole v1 exchange with `client`; the last answer's session lifetime.
-    fn log_in(gate: &mut ServerAuthenticator, users: &Users, mut client: SaslClient) -> Gate {
+    fn log_in(
+        gate: &mut ServerAuthenticator,
+        users: &Users,
+        mut client: SaslClient,
+        now: Instant,
+    ) -> Gate {
         let name = client.mechanism().name();
         assert!(matches!(
-            gate.on_request(&handshake(name), 1, users),
+            gate.on_request(&handshake(name), 1, users, now),
             Gate::Answer(_)
         ));
         let mut token = client.start().unwrap();
         loop {
-            let gate = gate.on_request(&authenticate(token), 2, users);
+            let gate = gate.on_request(&authenticate(token), 2, users, now);
             let Gate::Answer(Response::SaslAuthenticate(ref r)) = gate else {
                 return gate;
             };
@@ -364,6 +429,7 @@ mod tests {
 
     #[test]
     fn every_mechanism_logs_in_and_then_requests_are_served() {
+        let now = Instant::now();
         let users = users().with_token_validator(UnsecuredValidator::new());
         for mechanism in Mechanism::ALL {
             let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
@@ -374,15 +440,16 @@ mod tests {
                     SaslClient::oauthbearer(&UnsecuredTokenBuilder::new("alice").build()).unwrap()
                 }
             };
-            answer_bytes(log_in(&mut gate, &users, client));
+            answer_bytes(log_in(&mut gate, &users, client, now));
             assert_eq!(gate.principal(), Some("alice"));
             let metadata = Request::Metadata(Default::default());
-            assert_eq!(gate.on_request(&metadata, 12, &users), Gate::Serve);
+            assert_eq!(gate.on_request(&metadata, 12, &users, now), Gate::Serve);
         }
     }
 
     #[test]
     fn a_wrong_password_is_answered_then_closed_without_saying_why() {
+        let now = Instant::now();
         let users = users();
         for client in [
             SaslClient::plain("alice", "guess").unwrap(),
@@ -392,7 +459,7 @@ mod tests {
         ] {
             let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
             let Gate::AnswerAndClose(Response::SaslAuthenticate(r)) =
-                log_in(&mut gate, &users, client)
+                log_in(&mut gate, &users, client, now)
             else {
                 panic!("not refused");
             };
@@ -401,7 +468,7 @@ mod tests {
             assert!(!message.as_str().contains("nobody") && !message.as_str().contains("exist"));
             let metadata = Request::Metadata(Default::default());
             assert!(matches!(
-                gate.on_request(&metadata, 12, &users),
+                gate.on_request(&metadata, 12, &users, now),
                 Gate::Close(_)
             ));
         }
@@ -409,9 +476,10 @@ mod tests {
 
     #[test]
     fn oauthbearer_is_offered_only_with_a_validator() {
+        let now = Instant::now();
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
         let Gate::AnswerAndClose(Response::SaslHandshake(r)) =
-            gate.on_request(&handshake("OAUTHBEARER"), 1, &users())
+            gate.on_request(&handshake("OAUTHBEARER"), 1, &users(), now)
         else {
             panic!("offered without a validator");
         };
@@ -422,7 +490,7 @@ mod tests {
         let users = users().with_token_validator(UnsecuredValidator::new());
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
         let Gate::Answer(Response::SaslHandshake(r)) =
-            gate.on_request(&handshake("OAUTHBEARER"), 1, &users)
+            gate.on_request(&handshake("OAUTHBEARER"), 1, &users, now)
         else {
             panic!("not offered with a validator");
         };
@@ -431,9 +499,10 @@ mod tests {
 
     #[test]
     fn unsupported_mechanisms_list_the_enabled_ones() {
+        let now = Instant::now();
         let mut gate = ServerAuthenticator::new(vec![Mechanism::Scram(ScramHash::Sha512)]);
         let Gate::AnswerAndClose(Response::SaslHandshake(r)) =
-            gate.on_request(&handshake("PLAIN"), 1, &users())
+            gate.on_request(&handshake("PLAIN"), 1, &users(), now)
         else {
             panic!("not refused");
         };
@@ -443,23 +512,24 @@ mod tests {
 
     #[test]
     fn out_of_order_requests_are_illegal_state_or_closed() {
+        let now = Instant::now();
         let users = users();
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
         assert_eq!(
-            gate.on_request(&Request::ApiVersions(Default::default()), 3, &users),
+            gate.on_request(&Request::ApiVersions(Default::default()), 3, &users, now),
             Gate::Serve
         );
         let Gate::AnswerAndClose(Response::SaslAuthenticate(r)) =
-            gate.on_request(&authenticate(b"x".to_vec()), 2, &users)
+            gate.on_request(&authenticate(b"x".to_vec()), 2, &users, now)
         else {
             panic!("not refused");
         };
         assert_eq!(r.error_code, ErrorCode::IllegalSaslState.code());
 
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
-        gate.on_request(&handshake("PLAIN"), 1, &users);
+        gate.on_request(&handshake("PLAIN"), 1, &users, now);
         let Gate::AnswerAndClose(Response::SaslHandshake(r)) =
-            gate.on_request(&handshake("PLAIN"), 1, &users)
+            gate.on_request(&handshake("PLAIN"), 1, &users, now)
         else {
             panic!("a second handshake mid-exchange is not refused");
         };
@@ -468,21 +538,22 @@ mod tests {
 
     #[test]
     fn v0_handshake_takes_raw_tokens() {
+        let now = Instant::now();
         let users = users();
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
         let mut client = SaslClient::scram(ScramHash::Sha256, "alice", "secret").unwrap();
         assert!(matches!(
-            gate.on_request(&handshake("SCRAM-SHA-256"), 0, &users),
+            gate.on_request(&handshake("SCRAM-SHA-256"), 0, &users, now),
             Gate::Answer(_)
         ));
         assert!(gate.expects_raw_token());
-        let RawGate::Send(challenge) = gate.on_raw_token(&client.start().unwrap(), &users) else {
+        let RawGate::Send(challenge) = gate.on_raw_token(&client.start().unwrap(), &users, now) else {
             panic!("no challenge");
         };
         let ClientStep::Send(proof) = client.step(&challenge).unwrap() else {
             panic!()
         };
-        let RawGate::Send(signed) = gate.on_raw_token(&proof, &users) else {
+        let RawGate::Send(signed) = gate.on_raw_token(&proof, &users, now) else {
             panic!()
         };
         assert_eq!(client.step(&signed).unwrap(), ClientStep::Done);
@@ -490,9 +561,9 @@ mod tests {
         assert_eq!(gate.principal(), Some("alice"));
 
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
-        gate.on_request(&handshake("PLAIN"), 0, &users);
+        gate.on_request(&handshake("PLAIN"), 0, &users, now);
         assert!(matches!(
-            gate.on_raw_token(b"\0alice\0guess", &users),
+            gate.on_raw_token(b"\0alice\0guess", &users, now),
             RawGate::Close(_)
         ));
     }
@@ -505,54 +576,44 @@ mod tests {
             .with_user("bob", "hunter2")
             .unwrap();
         let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
-            .with_session_lifetime(Duration::from_millis(300));
-        let Gate::Answer(Response::SaslAuthenticate(r)) = log_in(
-            &mut gate,
-            &users,
-            SaslClient::plain("alice", "secret").unwrap(),
-        ) else {
+            .with_session_lifetime(Duration::from_millis(3000));
+        let start = Instant::now();
+        let alice = || SaslClient::plain("alice", "secret").unwrap();
+        let Gate::Answer(Response::SaslAuthenticate(r)) = log_in(&mut gate, &users, alice(), start)
+        else {
             panic!("not logged in");
         };
-        assert_eq!(r.session_lifetime_ms, 300);
+        assert_eq!(r.session_lifetime_ms, 3000);
+        assert!(gate.is_authenticated());
         let metadata = Request::Metadata(Default::default());
-        assert_eq!(gate.on_request(&metadata, 12, &users), Gate::Serve);
-        std::thread::sleep(Duration::from_millis(400));
+        assert_eq!(gate.on_request(&metadata, 12, &users, start), Gate::Serve);
+        let late = start + Duration::from_millis(3500);
         assert!(matches!(
-            gate.on_request(&metadata, 12, &users),
+            gate.on_request(&metadata, 12, &users, late),
             Gate::Close(_)
         ));
         // Re-authenticating renews the session...
-        answer_bytes(log_in(
-            &mut gate,
-            &users,
-            SaslClient::plain("alice", "secret").unwrap(),
-        ));
-        assert_eq!(gate.on_request(&metadata, 12, &users), Gate::Serve);
+        answer_bytes(log_in(&mut gate, &users, alice(), late));
+        assert_eq!(gate.on_request(&metadata, 12, &users, late), Gate::Serve);
         // ...but not as someone else.
-        let other = log_in(
-            &mut gate,
-            &users,
-            SaslClient::plain("bob", "hunter2").unwrap(),
-        );
+        let later = late + Duration::from_secs(2);
+        let bob = SaslClient::plain("bob", "hunter2").unwrap();
+        let other = log_in(&mut gate, &users, bob, later);
         assert!(matches!(other, Gate::AnswerAndClose(_)));
     }
 
     #[test]
     fn re_authentication_keeps_the_mechanism() {
         let users = Users::new().with_user("alice", "secret").unwrap();
-        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
-        answer_bytes(log_in(
-            &mut gate,
-            &users,
-            SaslClient::plain("alice", "secret").unwrap(),
-        ));
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
+            .with_session_lifetime(Duration::from_secs(60));
+        let now = Instant::now();
+        let plain = SaslClient::plain("alice", "secret").unwrap();
+        answer_bytes(log_in(&mut gate, &users, plain, now));
         // The same user, the right password, another mechanism: the handshake is
         // answered and the exchange refused, with Kafka's message.
-        let again = log_in(
-            &mut gate,
-            &users,
-            SaslClient::scram(ScramHash::Sha256, "alice", "secret").unwrap(),
-        );
+        let scram = SaslClient::scram(ScramHash::Sha256, "alice", "secret").unwrap();
+        let again = log_in(&mut gate, &users, scram, now + Duration::from_secs(2));
         let Gate::AnswerAndClose(Response::SaslAuthenticate(refused)) = again else {
             panic!("{again:?}")
         };
@@ -569,8 +630,88 @@ mod tests {
         );
         let metadata = Request::Metadata(Default::default());
         assert!(matches!(
-            gate.on_request(&metadata, 12, &users),
+            gate.on_request(&metadata, 12, &users, now),
             Gate::Close(_)
         ));
+    }
+
+    /// The SaslHandshake answer's error code, if the gate answered one and closed.
+    fn refused_handshake(gate: Gate) -> Option<i16> {
+        match gate {
+            Gate::AnswerAndClose(Response::SaslHandshake(r)) => Some(r.error_code),
+            _ => None,
+        }
+    }
+
+    /// Issue 29: on one logged-in connection PLAIN re-authentication ran
+    /// 359-400 times a second, each a key derivation. Re-authentication is for
+    /// sessions that end, and at most once a second.
+    #[test]
+    fn re_authentication_needs_a_session_lifetime_and_a_second() {
+        let users = users();
+        let plain = || SaslClient::plain("alice", "secret").unwrap();
+        let now = Instant::now();
+        // No session lifetime: nothing to renew.
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
+        answer_bytes(log_in(&mut gate, &users, plain(), now));
+        let later = now + Duration::from_secs(10);
+        let again = gate.on_request(&handshake("PLAIN"), 1, &users, later);
+        assert_eq!(
+            refused_handshake(again),
+            Some(ErrorCode::IllegalSaslState.code())
+        );
+        let metadata = Request::Metadata(Default::default());
+        assert!(matches!(
+            gate.on_request(&metadata, 12, &users, later),
+            Gate::Close(_)
+        ));
+
+        // With one: the first at any time, then once a second at most, counted
+        // from the last re-authentication's start (Kafka's rule).
+        let at = |ms| now + Duration::from_millis(ms);
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
+            .with_session_lifetime(Duration::from_secs(60));
+        answer_bytes(log_in(&mut gate, &users, plain(), now));
+        answer_bytes(log_in(&mut gate, &users, plain(), at(100)));
+        answer_bytes(log_in(&mut gate, &users, plain(), at(1100)));
+        assert!(gate.is_authenticated());
+        let again = gate.on_request(&handshake("PLAIN"), 1, &users, at(2000));
+        assert_eq!(
+            refused_handshake(again),
+            Some(ErrorCode::IllegalSaslState.code())
+        );
+    }
+
+    /// Issue 29, point 7: after a re-authentication's SaslHandshake, other
+    /// requests were served until the old session expired. Kafka's broker takes
+    /// nothing but the exchange until it ends.
+    #[test]
+    fn requests_during_re_authentication_close_the_connection() {
+        let users = users();
+        let now = Instant::now();
+        let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec())
+            .with_session_lifetime(Duration::from_secs(60));
+        answer_bytes(log_in(
+            &mut gate,
+            &users,
+            SaslClient::plain("alice", "secret").unwrap(),
+            now,
+        ));
+        let later = now + Duration::from_secs(2);
+        assert!(matches!(
+            gate.on_request(&handshake("PLAIN"), 1, &users, later),
+            Gate::Answer(_)
+        ));
+        assert!(!gate.is_authenticated());
+        let api_versions = Request::ApiVersions(Default::default());
+        assert_eq!(
+            gate.on_request(&api_versions, 3, &users, later),
+            Gate::Serve
+        );
+        let metadata = Request::Metadata(Default::default());
+        let Gate::Close(why) = gate.on_request(&metadata, 12, &users, later) else {
+            panic!("served during re-authentication");
+        };
+        assert_eq!(why, "Metadata during re-authentication");
     }
 }

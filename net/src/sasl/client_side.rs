@@ -107,7 +107,7 @@ pub enum LoginStep {
 /// let login = Login::scram(ScramHash::Sha512, "alice", "alice-secret");
 /// let (mut client, mut step) = ClientLogin::start(&login, versions).unwrap();
 /// while let LoginStep::Send(request, version) = step {
-///     let Gate::Answer(answer) = broker.on_request(&request, version, &users) else {
+///     let Gate::Answer(answer) = broker.on_request(&request, version, &users, std::time::Instant::now()) else {
 ///         panic!("the broker answers each step")
 ///     };
 ///     step = client.on_response(answer).unwrap();
@@ -146,15 +146,21 @@ impl ClientLogin {
         match response {
             Response::SaslHandshake(answer) if !self.handshaken => {
                 if let Err(code) = ErrorCode::check(answer.error_code) {
-                    let enabled: Vec<&str> = answer.mechanisms.iter().map(|m| m.as_str()).collect();
-                    return Err(LoginError::Refused {
-                        code,
-                        message: format!(
+                    let message = if code == ErrorCode::UnsupportedSaslMechanism {
+                        let enabled: Vec<&str> =
+                            answer.mechanisms.iter().map(|m| m.as_str()).collect();
+                        format!(
                             "{} is not enabled; the broker offers {}",
                             self.mechanism,
                             enabled.join(", ")
-                        ),
-                    });
+                        )
+                    } else {
+                        // ILLEGAL_SASL_STATE: a handshake the broker takes at no
+                        // time now (a re-authentication it does not allow, or a
+                        // second within a second).
+                        format!("the broker refused the {} handshake", self.mechanism)
+                    };
+                    return Err(LoginError::Refused { code, message });
                 }
                 self.handshaken = true;
                 let token = self.client.start()?;

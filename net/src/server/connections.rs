@@ -51,7 +51,8 @@ use super::error::AdmitError;
 /// let third = limits.admit(a).unwrap();
 /// third.authenticated();
 /// // Full, and everyone has logged in: a stranger is refused.
-/// assert_eq!(limits.admit(a).unwrap_err(), AdmitError::TooMany { max: 2 });
+/// let c = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 3));
+/// assert_eq!(limits.admit(c).unwrap_err(), AdmitError::TooMany { max: 2 });
 /// ```
 #[derive(Debug, Clone)]
 pub struct ConnectionLimits {
