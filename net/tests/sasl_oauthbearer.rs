@@ -204,7 +204,10 @@ fn v1_framing_logs_in_with_the_token_subject() {
     let lifetime = session_lifetime_ms(&answer);
     assert!((3_590_000..=3_600_000).contains(&lifetime), "{lifetime}");
     assert_eq!(gate.principal(), Some("alice"));
-    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
+    assert_eq!(
+        gate.on_request(&metadata(), 12, &users, Instant::now()),
+        Gate::Serve
+    );
 }
 
 #[test]
@@ -217,19 +220,24 @@ fn v0_framing_logs_in_and_refuses_with_raw_tokens() {
     ));
     assert!(gate.expects_raw_token());
     let mut client = SaslClient::oauthbearer(&token("alice", Duration::from_secs(60))).unwrap();
-    let RawGate::Send(reply) = gate.on_raw_token(&client.start().unwrap(), &users, Instant::now()) else {
+    let RawGate::Send(reply) = gate.on_raw_token(&client.start().unwrap(), &users, Instant::now())
+    else {
         panic!("refused");
     };
     assert_eq!(client.step(&reply).unwrap(), ClientStep::Done);
     assert!(!gate.expects_raw_token());
     assert_eq!(gate.principal(), Some("alice"));
-    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
+    assert_eq!(
+        gate.on_request(&metadata(), 12, &users, Instant::now()),
+        Gate::Serve
+    );
 
     let mut gate = ServerAuthenticator::new(Mechanism::ALL.to_vec());
     gate.on_request(&handshake(), 0, &users, Instant::now());
     let unscoped = UnsecuredTokenBuilder::new("alice").build();
     let mut client = SaslClient::oauthbearer(&unscoped).unwrap();
-    let RawGate::Send(error) = gate.on_raw_token(&client.start().unwrap(), &users, Instant::now()) else {
+    let RawGate::Send(error) = gate.on_raw_token(&client.start().unwrap(), &users, Instant::now())
+    else {
         panic!("no error message");
     };
     let ClientStep::Send(kvsep) = client.step(&error).unwrap() else {
@@ -316,7 +324,10 @@ fn the_token_shortens_the_session_and_its_end_closes_the_connection() {
     );
     let lifetime = session_lifetime_ms(&answer);
     assert!((1..=1000).contains(&lifetime), "{lifetime}");
-    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
+    assert_eq!(
+        gate.on_request(&metadata(), 12, &users, Instant::now()),
+        Gate::Serve
+    );
     std::thread::sleep(Duration::from_millis(1100));
     assert!(matches!(
         gate.on_request(&metadata(), 12, &users, Instant::now()),
@@ -351,7 +362,10 @@ fn re_authentication_renews_the_session_but_not_as_someone_else() {
     );
     assert!(session_lifetime_ms(&answer) > 3_000_000);
     std::thread::sleep(Duration::from_millis(1100));
-    assert_eq!(gate.on_request(&metadata(), 12, &users, Instant::now()), Gate::Serve);
+    assert_eq!(
+        gate.on_request(&metadata(), 12, &users, Instant::now()),
+        Gate::Serve
+    );
 
     let (answer, _) = log_in(
         &mut gate,
@@ -423,7 +437,8 @@ fn without_a_validator_oauthbearer_is_not_served() {
     assert_eq!(error.error_code(), ErrorCode::UnsupportedSaslMechanism);
 
     let mut gate = ServerAuthenticator::new(vec![Mechanism::OAuthBearer, Mechanism::Plain]);
-    let Gate::AnswerAndClose(Response::SaslHandshake(r)) = gate.on_request(&handshake(), 1, &users, Instant::now())
+    let Gate::AnswerAndClose(Response::SaslHandshake(r)) =
+        gate.on_request(&handshake(), 1, &users, Instant::now())
     else {
         panic!("offered");
     };

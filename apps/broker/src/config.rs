@@ -19,8 +19,11 @@ pub const USAGE: &str = "usage: broker [--listen HOST:PORT] [--listener PROTOCOL
                          [--max-request-decompressed-bytes N] \
                          [--queued-max-request-bytes N] [--socket-request-max-bytes N] \
                          [--max-connections N] [--max-connections-per-ip N] \
+                         [--max-connection-creation-rate N] [--connection-creation-rate N] \
                          [--connections-max-idle-ms MS] [--small-request-max-bytes N] \
-                         [--queued-max-response-bytes N] \
+                         [--queued-max-response-bytes N] [--sasl-server-max-receive-size N] \
+                         [--connection-failed-authentication-delay-ms MS] \
+                         [--sasl-server-authentication-threads N] \
                          [--sasl-user NAME:PASSWORD ...] [--sasl-users-file FILE] \
                          [--sasl-enabled-mechanisms LIST] \
                          [--sasl-oauthbearer-unsecured] \

@@ -77,7 +77,7 @@ pub async fn serve<R, W>(
     tracing::debug!(%peer, listener = %endpoint.protocol, "connected");
     let mut sasl = match (endpoint.protocol.sasl(), &broker.security) {
         (false, _) => None,
-        (true, Some(security)) => Some(security.connection()),
+        (true, Some(security)) => Some(security.connection(&broker.authentication)),
         // The command line refuses a SASL listener without users; were one
         // here, nobody could log in, and nobody is served unauthenticated.
         (true, None) => {
@@ -115,6 +115,7 @@ pub async fn serve<R, W>(
             // After SaslHandshake v0 the frames are bare tokens, no header.
             Some(sasl) if sasl.expects_raw_token() => sasl
                 .raw_token(&frame)
+                .await
                 .map(|bytes| Answer::Frame(bytes.into()))
                 .map_err(Closed::Unauthenticated),
             _ => answer(&broker, &endpoint, &frame, peer, &mut held, sasl.as_mut()).await,
@@ -122,6 +123,20 @@ pub async fn serve<R, W>(
         // The answer is encoded afresh: the request's bytes go back to the budget
         // now, so that a client slow to read its answers holds none of them.
         drop(frame);
+        // Logged in: from the next frame on, requests may be as large as any
+        // client's and are paid for from the budget, and the connection is
+        // never evicted for a newcomer.
+        if sasl.as_ref().is_some_and(|sasl| sasl.is_authenticated()) {
+            frames.authenticated();
+        }
+        if matches!(
+            answered,
+            Ok(Answer::Last(_)) | Err(Closed::Unauthenticated(_))
+        ) {
+            // connection.failed.authentication.delay.ms: a guess costs the
+            // guesser this long, and holds no thread meanwhile.
+            tokio::time::sleep(broker.failed_authentication_delay).await;
+        }
         match answered {
             Ok(Answer::Nothing) => {}
             Ok(Answer::Frame(mut response)) => {
@@ -179,7 +194,7 @@ async fn answer(
     frame: &Bytes,
     peer: SocketAddr,
     held: &mut Held,
-    sasl: Option<&mut SaslConnection<'_>>,
+    sasl: Option<&mut SaslConnection>,
 ) -> Result<Answer, Closed> {
     let started = Instant::now();
     let request = RequestFrame::parse(frame).map_err(Closed::Frame)?;
@@ -220,7 +235,7 @@ async fn answer(
         .map_or("", |id| id.as_str())
         .to_owned();
     if let Some(sasl) = sasl {
-        match sasl.on_request(&decoded.body, version) {
+        match sasl.on_request(&decoded.body, version).await {
             Gate::Serve => {}
             Gate::Answer(response) => {
                 let bytes = respond(broker, &request, response, held).await?;

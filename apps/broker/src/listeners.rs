@@ -21,8 +21,9 @@ use std::time::Duration;
 
 use kwire::KafkaString;
 use kwire_messages::Response;
-use kwire_net::server::{ServerLimits, EVICTION_PATIENCE};
+use kwire_net::server::{ConnectionSlot, FrameReader, ServerLimits, EVICTION_PATIENCE};
 use kwire_net::tls::TlsServer;
+use tokio::io::AsyncRead;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::config::UsageError;
@@ -206,14 +207,14 @@ pub async fn accept(
 async fn open(
     stream: TcpStream,
     peer: SocketAddr,
-    slot: kwire_net::server::ConnectionSlot,
+    slot: ConnectionSlot,
     endpoint: Arc<Endpoint>,
     broker: Arc<Broker>,
     limits: Arc<ServerLimits>,
 ) {
     let Some(tls) = &endpoint.tls else {
-        let (reader, writer) = stream.into_split();
-        let frames = limits.reader(reader, slot);
+        let (read, writer) = stream.into_split();
+        let frames = frame_reader(&limits, endpoint.protocol, read, slot);
         return connection::serve(broker, Arc::clone(&endpoint), frames, writer, peer).await;
     };
     let stream = tokio::select! {
@@ -231,9 +232,25 @@ async fn open(
             return;
         }
     };
-    let (reader, writer) = tokio::io::split(stream);
-    let frames = limits.reader(reader, slot);
+    let (read, writer) = tokio::io::split(stream);
+    let frames = frame_reader(&limits, endpoint.protocol, read, slot);
     connection::serve(broker, Arc::clone(&endpoint), frames, writer, peer).await;
+}
+
+/// The connection's frames within the limits: on a SASL listener held to
+/// `sasl.server.max.receive.size`, and taking nothing from the request budget,
+/// until the connection has logged in.
+fn frame_reader<R: AsyncRead + Unpin>(
+    limits: &ServerLimits,
+    protocol: Protocol,
+    io: R,
+    slot: ConnectionSlot,
+) -> FrameReader<R> {
+    if protocol.sasl() {
+        limits.authenticating_reader(io, slot)
+    } else {
+        limits.reader(io, slot)
+    }
 }
 
 #[cfg(test)]

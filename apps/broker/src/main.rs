@@ -37,14 +37,31 @@
 //! default 512 MiB; reading pauses while they are spent),
 //! `--socket-request-max-bytes` (largest request, 100 MiB), `--max-connections`
 //! (default: the open-files limit less 64; at the limit the connection idle longest
-//! is closed to admit a new one), `--max-connections-per-ip` (default: none, as
-//! Kafka's; a full address is refused rather than evicted from),
+//! among those that have not logged in is closed to admit a new one, and with
+//! none such the newcomer is refused: a logged-in client is never closed for a
+//! stranger), `--max-connections-per-ip` (default: none, as Kafka's; a full
+//! address is refused rather than evicted from), `--max-connection-creation-rate`
+//! (connections a second in all, default unbounded; accepting waits past it, as
+//! Kafka's acceptor does), `--connection-creation-rate` (Kafka's per-IP
+//! `connection_creation_rate` quota, for every address; default unbounded; a
+//! connection past it is closed at once),
 //! `--connections-max-idle-ms` (600000; -1 never) and `--small-request-max-bytes`
 //! (64 KiB: requests this small come from a reserve of max connections × this, so
 //! they are served while large ones hold the budget), `--queued-max-response-bytes`
 //! (512 MiB: answers built and not yet written, the stored batches a Fetch's
 //! frame holds included; taken before they are built, so clients that never read
 //! wait).
+//!
+//! Limits before authentication, on SASL listeners, by Kafka's names:
+//! `--sasl-server-max-receive-size` (512 KiB: until a connection has logged in,
+//! a larger frame closes it before it is read, and its frames take nothing
+//! from the request budget), `--connection-failed-authentication-delay-ms`
+//! (100: a failed login's answer waits that long, then the connection closes)
+//! and `--sasl-server-authentication-threads` (half the cores: credential
+//! checks, a PLAIN password's key derivation above all, run off the I/O
+//! threads, at most this many at once). Re-authentication is taken only with
+//! `--connections-max-reauth-ms` (or an OAUTHBEARER token's lifetime), and at
+//! most once a second.
 //!
 //! Authentication: `--sasl-user NAME:PASSWORD` (repeatable) makes `--listen`'s
 //! listener SASL_PLAINTEXT, each user stored as salted SCRAM credentials.
@@ -91,7 +108,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kwire::KafkaString;
-use kwire_net::server::{MemoryBudget, ServerLimits};
+use kwire_net::server::{AuthenticationPool, MemoryBudget, ServerLimits};
 use kwire_net::tls::TlsServer;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -117,6 +134,11 @@ pub struct Broker {
     pub responses: MemoryBudget,
     /// Who may connect on SASL listeners.
     pub security: Option<security::Security>,
+    /// Where SASL steps that check credentials run (off the I/O threads).
+    pub authentication: AuthenticationPool,
+    /// How long a failed authentication waits before it is answered and closed
+    /// (`--connection-failed-authentication-delay-ms`).
+    pub failed_authentication_delay: Duration,
 }
 
 impl Broker {
@@ -245,6 +267,8 @@ async fn run(
         queued_max_request_bytes = limits.budget.bytes(),
         queued_max_response_bytes = limits.responses.bytes(),
         small_request_reserve_bytes = limits.budget.reserve_bytes(),
+        sasl_server_max_receive_size = limits.max_receive_before_authentication,
+        sasl_server_authentication_threads = limits.authentication.threads(),
         "serving Kafka"
     );
 
@@ -256,6 +280,8 @@ async fn run(
         next_producer_id: AtomicI64::new(1000),
         responses: limits.responses.clone(),
         security: options.security.take(),
+        authentication: limits.authentication.clone(),
+        failed_authentication_delay: limits.failed_authentication_delay,
     });
     tokio::spawn(expire_group_members(Arc::clone(&broker)));
 

@@ -9,12 +9,14 @@
 //! on disk or on the command line.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use kwire_messages::frame::{self, frame_contents};
 use kwire_messages::Request;
 use kwire_net::sasl::{Gate, Mechanism, RawGate, ServerAuthenticator, UnsecuredValidator, Users};
+use kwire_net::server::AuthenticationPool;
 
 use crate::config::UsageError;
 use crate::users_file;
@@ -23,7 +25,7 @@ use crate::users_file;
 #[derive(Debug)]
 pub struct Security {
     /// The users, each stored as SCRAM credentials (salted; no password is kept).
-    pub users: Users,
+    pub users: Arc<Users>,
     /// The mechanisms offered, in the order SaslHandshake lists them.
     pub mechanisms: Vec<Mechanism>,
     /// Kafka's `connections.max.reauth.ms`: sessions end after this unless the
@@ -32,8 +34,8 @@ pub struct Security {
 }
 
 impl Security {
-    /// A new connection's SASL state.
-    pub fn connection(&self) -> SaslConnection<'_> {
+    /// A new connection's SASL state; its credential checks run on `pool`.
+    pub fn connection(&self, pool: &AuthenticationPool) -> SaslConnection {
         let gate = ServerAuthenticator::new(self.mechanisms.clone());
         let gate = match self.reauth {
             Some(lifetime) => gate.with_session_lifetime(lifetime),
@@ -41,29 +43,43 @@ impl Security {
         };
         SaslConnection {
             gate,
-            users: &self.users,
+            users: Arc::clone(&self.users),
+            pool: pool.clone(),
         }
     }
 }
 
-/// One connection's SASL gate, and the users it checks clients against.
-pub struct SaslConnection<'a> {
+/// One connection's SASL gate, the users it checks clients against, and where
+/// the checks run (off the I/O threads, a bounded number at once).
+pub struct SaslConnection {
     gate: ServerAuthenticator,
-    users: &'a Users,
+    users: Arc<Users>,
+    pool: AuthenticationPool,
 }
 
-impl SaslConnection<'_> {
+impl SaslConnection {
     /// Whether the next frame is a bare token (after SaslHandshake v0), not a
     /// request.
     pub fn expects_raw_token(&self) -> bool {
         self.gate.expects_raw_token()
     }
 
+    /// Whether the connection has logged in and is not re-authenticating.
+    pub fn is_authenticated(&self) -> bool {
+        self.gate.is_authenticated()
+    }
+
     /// The answer to a bare-token frame, itself a frame holding the reply
     /// token; `Err` says why the connection must close.
-    pub fn raw_token(&mut self, frame: &Bytes) -> Result<Bytes, String> {
+    pub async fn raw_token(&mut self, frame: &Bytes) -> Result<Bytes, String> {
         let token = frame_contents(frame).map_err(|error| error.to_string())?;
-        match self.gate.on_raw_token(token, self.users) {
+        let token = frame.slice_ref(token);
+        let now = Instant::now();
+        match self
+            .pool
+            .gate_raw_token(&mut self.gate, token, &self.users, now)
+            .await
+        {
             RawGate::Send(reply) => {
                 let prefix = frame::length_prefix(reply.len()).map_err(|e| e.to_string())?;
                 Ok([&prefix[..], &reply].concat().into())
@@ -73,8 +89,11 @@ impl SaslConnection<'_> {
     }
 
     /// What to do with `request`, sent at `version`.
-    pub fn on_request(&mut self, request: &Request, version: i16) -> Gate {
-        self.gate.on_request(request, version, self.users)
+    pub async fn on_request(&mut self, request: &Request, version: i16) -> Gate {
+        let now = Instant::now();
+        self.pool
+            .gate_request(&mut self.gate, request, version, &self.users, now)
+            .await
     }
 }
 
@@ -195,7 +214,7 @@ impl SecurityOptions {
             users = users.with_token_validator(UnsecuredValidator::new());
         }
         Ok(Some(Security {
-            users,
+            users: Arc::new(users),
             mechanisms: self.mechanisms.unwrap_or_else(|| Mechanism::ALL.to_vec()),
             reauth: self.reauth,
         }))

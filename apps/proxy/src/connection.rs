@@ -7,11 +7,14 @@
 //! traffic.
 //!
 //! Before forwarding starts, in order: the client's TLS handshake
-//! (`--tls-cert`), the upstream connection and its TLS handshake
-//! (`--upstream-tls-ca`), the proxy's own login upstream (`--upstream-sasl`,
-//! `login.rs`), and the client's login at the proxy (`--sasl-user`,
-//! `terminate.rs`). Each is bounded in time, and any failure closes both
-//! connections with the reason logged.
+//! (`--tls-cert`), the client's login at the proxy (`--sasl-user`,
+//! `terminate.rs`), the upstream connection and its TLS handshake
+//! (`--upstream-tls-ca`), and the proxy's own login upstream (`--upstream-sasl`,
+//! `login.rs`). A client that has not logged in costs the proxy no upstream
+//! connection until it asks ApiVersions, and never the proxy's login: strangers
+//! cannot make the proxy work, or hold connections to the broker, in its name.
+//! Each step is bounded in time, and any failure closes both connections with
+//! the reason logged.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -73,25 +76,57 @@ pub async fn run(
     // The client's idle time runs from here: connecting upstream is the proxy's
     // wait, and with a thousand clients arriving at once it takes seconds.
     let accepted = tokio::time::Instant::now();
+    let limits = &proxy.limits;
+    let mut client_frames = match &proxy.security.client_sasl {
+        // Held to sasl.server.max.receive.size, and paid for by no budget,
+        // until the client has logged in.
+        Some(_) => limits.clients.authenticating_reader(client_read, slot),
+        None => limits.clients.reader(client_read, slot),
+    }
+    .with_idle_since(accepted);
+
+    // With SASL terminated here, the client logs in before the proxy does any
+    // work for it: no upstream connection until it asks ApiVersions (or has
+    // logged in), and the proxy's own login upstream only once it has.
+    let mut opened = None;
+    if let Some(sasl) = &proxy.security.client_sasl {
+        let sides = terminate::Sides {
+            client: &mut client_frames,
+            to_client: &mut to_client,
+            upstream: &mut opened,
+            address: &upstream,
+        };
+        match terminate::authenticate(sasl, sides, &proxy).await {
+            Ok(Some(principal)) => debug!(principal, "client authenticated"),
+            Ok(None) => {
+                debug!("client closed before authenticating");
+                return;
+            }
+            Err(error @ ProxyError::Unauthenticated(_)) => {
+                info!("closing the client: {}", chain(&error));
+                return;
+            }
+            Err(error) => {
+                log_end(CLIENT_TO_BROKER, Err(error));
+                return;
+            }
+        }
+    }
     // Returning drops the client, which closes it: without a broker there is
     // nothing to forward to.
-    let (server_read, mut to_server) = match connect(&upstream, &proxy).await {
-        Ok(halves) => halves,
-        Err(error) => {
-            warn!("cannot connect upstream: {}", chain(&error));
-            return;
-        }
+    let (mut server_frames, mut to_server) = match opened {
+        Some(upstream) => upstream,
+        None => match open_upstream(&upstream, &proxy).await {
+            Ok(upstream) => upstream,
+            Err(error) => {
+                warn!("cannot connect upstream: {}", chain(&error));
+                return;
+            }
+        },
     };
     debug!("connected");
-    let limits = &proxy.limits;
-    let mut server_frames = FrameReader::new(server_read, limits.clients.responses.clone())
-        .with_max_frame_size(limits.max_response_frame);
-    let mut client_frames = limits
-        .clients
-        .reader(client_read, slot)
-        .with_idle_since(accepted);
 
-    let mut session = match &proxy.security.upstream_login {
+    let session = match &proxy.security.upstream_login {
         None => None,
         Some(login) => {
             let timeout = limits.request_timeout;
@@ -118,30 +153,6 @@ pub async fn run(
             }
         }
     };
-    if let Some(sasl) = &proxy.security.client_sasl {
-        let sides = terminate::Sides {
-            client: &mut client_frames,
-            to_client: &mut to_client,
-            upstream: &mut server_frames,
-            to_upstream: &mut to_server,
-            session: session.as_mut(),
-        };
-        match terminate::authenticate(sasl, sides, &proxy).await {
-            Ok(Some(principal)) => debug!(principal, "client authenticated"),
-            Ok(None) => {
-                debug!("client closed before authenticating");
-                return;
-            }
-            Err(error @ ProxyError::Unauthenticated(_)) => {
-                info!("closing the client: {}", chain(&error));
-                return;
-            }
-            Err(error) => {
-                log_end(CLIENT_TO_BROKER, Err(error));
-                return;
-            }
-        }
-    }
 
     let in_flight = Mutex::new(InFlight::default());
     // The proxy's own answers, from the response side to the request side that
@@ -180,6 +191,23 @@ pub async fn run(
         // would need each API's own error layout.
         error = watchdog => warn!("closing the client: {}", chain(&error)),
     }
+}
+
+/// The upstream side of a pair: its frames (paid for from the response budget,
+/// each at most `--response-max-bytes`) and its writing half.
+pub type Upstream = (FrameReader<Reader>, Writer);
+
+/// Connects to `upstream` (over TLS if configured) and reads its frames within the
+/// proxy's limits on responses.
+pub async fn open_upstream(
+    upstream: &BrokerAddress,
+    proxy: &Proxy,
+) -> Result<Upstream, ProxyError> {
+    let (server_read, to_server) = connect(upstream, proxy).await?;
+    let limits = &proxy.limits;
+    let frames = FrameReader::new(server_read, limits.clients.responses.clone())
+        .with_max_frame_size(limits.max_response_frame);
+    Ok((frames, to_server))
 }
 
 /// The client's halves, after its TLS handshake if the listeners speak TLS;

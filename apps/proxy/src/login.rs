@@ -5,8 +5,9 @@
 //! exchange again before it ends.
 //!
 //! [`Exchange`] is the sequence, sans-IO: it gives each request and reads each
-//! response. Two drivers move the frames: [`Session::open`] on a fresh connection,
-//! before anything of the client's is forwarded, and the re-login in
+//! response. Two drivers move the frames: [`Session::open`] once the client has
+//! logged in at the proxy, before anything of the client's but ApiVersions is
+//! forwarded, and the re-login in
 //! `connection.rs`, between the client's requests, whose answers the response
 //! side hands back rather than forwarding.
 
@@ -223,27 +224,6 @@ impl<'a> Session<'a> {
         })
     }
 
-    /// Whether it is time to log in again.
-    pub fn is_due(&self) -> bool {
-        self.due.is_some_and(|due| Instant::now() >= due)
-    }
-
-    /// Logs in again if it is time, on a connection with nothing in flight.
-    pub async fn renew_if_due(
-        &mut self,
-        frames: &mut FrameReader<Reader>,
-        to: &mut Writer,
-        timeout: Duration,
-    ) -> Result<(), ProxyError> {
-        if !self.is_due() {
-            return Ok(());
-        }
-        let (exchange, step) = Exchange::log_in_again(self.login, self.logged_in)?;
-        let logged_in = drive(frames, to, exchange, step, timeout).await?;
-        self.renewed(logged_in);
-        Ok(())
-    }
-
     /// Records a login again.
     pub fn renewed(&mut self, logged_in: LoggedIn) {
         debug!(user = self.login.username(), "logged in upstream again");
@@ -332,10 +312,11 @@ mod tests {
             let answer = if request.api() == ApiKey::ApiVersions {
                 answer_api_versions(&parsed, kwire_messages::Listener::Broker)?
             } else {
-                let response = match gate.on_request(&request, version, users, std::time::Instant::now()) {
-                    Gate::Answer(response) | Gate::AnswerAndClose(response) => response,
-                    other => panic!("{other:?}"),
-                };
+                let response =
+                    match gate.on_request(&request, version, users, std::time::Instant::now()) {
+                        Gate::Answer(response) | Gate::AnswerAndClose(response) => response,
+                        other => panic!("{other:?}"),
+                    };
                 frame::encode_any_response(&header, &response, version)?
             };
             step = exchange.on_response(read(&answer, request.api(), version, id)?)?;

@@ -34,9 +34,12 @@
 //!   `--queued-max-request-bytes` (request bytes buffered, default 512 MiB; reading
 //!   pauses while they are spent), `--socket-request-max-bytes` (100 MiB),
 //!   `--max-connections` (default: the open-files limit less 64, halved, as each
-//!   client costs two descriptors; at the limit the client idle longest is closed
-//!   to admit a new one), `--max-connections-per-ip` (default: none, as
+//!   client costs two descriptors; at the limit the client idle longest among
+//!   those that have not logged in is closed to admit a new one, and with none
+//!   such the newcomer is refused), `--max-connections-per-ip` (default: none, as
 //!   Kafka's; a full address is refused rather than evicted from),
+//!   `--max-connection-creation-rate` and `--connection-creation-rate` (in all,
+//!   and per address: as the broker's),
 //!   `--connections-max-idle-ms` (600000; -1 never), `--small-request-max-bytes`
 //!   (64 KiB, served from a reserve while large requests hold the budget); and on
 //!   upstream: `--request-timeout-ms` (30000, the Kafka client's
@@ -56,7 +59,12 @@
 //!     SaslAuthenticate versions; SaslHandshake (v0 with its bare tokens, or v1),
 //!     SaslAuthenticate are answered by the proxy and never forwarded; anything
 //!     else closes the connection without an answer, as does a failed login once
-//!     answered (`terminate.rs`). No session lifetime is given: clients are not
+//!     answered (`terminate.rs`), after `--connection-failed-authentication-delay-ms`
+//!     (100). Until a client has logged in its frames are at most
+//!     `--sasl-server-max-receive-size` (512 KiB) and paid for by no budget, it
+//!     costs no upstream connection until it asks ApiVersions, and credential
+//!     checks run off the I/O threads, `--sasl-server-authentication-threads` at
+//!     once. No session lifetime is given: clients are not
 //!     asked to re-authenticate, and one that sends SASL after logging in is
 //!     closed.
 //!   - Without `--sasl-user`, clients' SASL goes to the broker unchanged,
@@ -70,7 +78,8 @@
 //!     `--upstream-tls-server-name NAME` for all of them.
 //!   - `--upstream-sasl MECHANISM:NAME:PASSWORD` (PLAIN, SCRAM-SHA-256 or
 //!     SCRAM-SHA-512) logs in to every broker with the proxy's own credentials
-//!     right after connecting, before anything of the client's is forwarded:
+//!     once its client has logged in at the proxy, before anything of the
+//!     client's but ApiVersions is forwarded:
 //!     ApiVersions, SaslHandshake v1, SaslAuthenticate (`login.rs`). A failed
 //!     login closes the client, the reason logged. When the broker limits the
 //!     session (KIP-368), the proxy logs in again at 90 % of it, between the
@@ -131,8 +140,11 @@ use crate::stats::Stats;
 const USAGE: &str = "usage: proxy --listen IP:PORT --upstream HOST:PORT [--report FILE] \
                      [--broker-ports FROM-TO] [--queued-max-request-bytes N] \
                      [--socket-request-max-bytes N] [--max-connections N] \
-                     [--max-connections-per-ip N] [--connections-max-idle-ms MS] \
-                     [--small-request-max-bytes N] [--request-timeout-ms MS] \
+                     [--max-connections-per-ip N] [--max-connection-creation-rate N] \
+                     [--connection-creation-rate N] [--connections-max-idle-ms MS] \
+                     [--small-request-max-bytes N] [--sasl-server-max-receive-size N] \
+                     [--connection-failed-authentication-delay-ms MS] \
+                     [--sasl-server-authentication-threads N] [--request-timeout-ms MS] \
                      [--response-max-bytes N] [--queued-max-response-bytes N] \
                      [--tls-cert FILE --tls-key FILE] [--sasl-user NAME:PASSWORD ...] \
                      [--sasl-enabled-mechanisms LIST] [--upstream-tls-ca FILE] \

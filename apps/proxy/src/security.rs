@@ -5,12 +5,14 @@
 //! and no client SASL frame goes upstream). Upstream side: `--upstream-tls-ca`
 //! makes the proxy connect over TLS, verifying the broker's certificate;
 //! `--upstream-sasl` makes it log in with its own credentials on every upstream
-//! connection before anything of the client's is forwarded.
+//! connection, once the client has logged in at the proxy and before anything of
+//! the client's but its ApiVersions is forwarded.
 //!
 //! Without `--sasl-user` the proxy authenticates nobody: the clients' SASL goes
 //! through to the broker as it came (`passthrough.rs`).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use kwire_net::sasl::{Login, Mechanism, ScramHash, ServerAuthenticator, Users};
@@ -39,7 +41,7 @@ pub struct Security {
 #[derive(Debug)]
 pub struct ClientSasl {
     /// Each user as salted SCRAM credentials (PLAIN is checked against them).
-    pub users: Users,
+    pub users: Arc<Users>,
     /// The mechanisms offered, in SaslHandshake's order.
     pub mechanisms: Vec<Mechanism>,
 }
@@ -184,7 +186,10 @@ impl SecurityOptions {
             if mechanisms.contains(&Mechanism::Plain) && client_tls.is_none() {
                 warn!("PLAIN offered without --tls-cert: clients' passwords travel in clear");
             }
-            Some(ClientSasl { users, mechanisms })
+            Some(ClientSasl {
+                users: Arc::new(users),
+                mechanisms,
+            })
         };
         let upstream_tls = match self.upstream_ca {
             Some(ca) => Some(UpstreamTls {

@@ -2,22 +2,28 @@
 //! which runs kwire-net's broker-side gate, before anything of it but ApiVersions
 //! reaches the broker.
 //!
-//! Until the client has authenticated, its frames are taken one at a time:
+//! Until the client has authenticated, its frames are taken one at a time, each
+//! at most `--sasl-server-max-receive-size` (the reader refuses a larger prefix):
 //!
 //! - ApiVersions goes upstream (the client must learn the broker's versions,
-//!   which it uses for every request after), and the answer comes back with
-//!   the proxy's SaslHandshake and SaslAuthenticate versions in place of the
-//!   broker's: the proxy answers those, whatever the broker offers (a PLAINTEXT
-//!   broker may offer none).
+//!   which it uses for every request after), on a connection opened for it then
+//!   and without the proxy's login, and the answer comes back with the proxy's
+//!   SaslHandshake and SaslAuthenticate versions in place of the broker's: the
+//!   proxy answers those, whatever the broker offers (a PLAINTEXT broker may
+//!   offer none).
 //! - SaslHandshake, SaslAuthenticate and, after a SaslHandshake v0, bare tokens
 //!   are answered by the gate, never forwarded.
 //! - Anything else closes the connection without an answer, as Kafka's broker
 //!   does, and so does a failed exchange once it is answered.
+//! - The steps that check a credential run on the authentication pool, off the
+//!   I/O threads; a failure is answered after
+//!   `--connection-failed-authentication-delay-ms`.
 //!
 //! One at a time: answers then go out in the order of the requests without a
 //! queue of them, and clients do not pipeline while logging in anyway.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use bytes::Bytes;
 use kwire_messages::api::api_versions::ApiVersion;
@@ -27,27 +33,27 @@ use kwire_net::sasl::{Gate, RawGate};
 use kwire_net::server::{Frame, FrameReader};
 use tracing::{debug, warn};
 
-use crate::connection::{check_request, count_undecodable, log_hex, mismatch};
+use crate::connection::{
+    check_request, count_undecodable, log_hex, mismatch, open_upstream, Upstream,
+};
 use crate::error::{chain, ProxyError};
 use crate::io::{self, Reader, Writer};
 use crate::listener::Proxy;
-use crate::login::Session;
+use crate::routes::BrokerAddress;
 use crate::security::ClientSasl;
 use crate::stats::{api_name, ApiCounts};
 use crate::verify::{self, Verdict};
 
 /// Both connections of a pair, before forwarding starts.
-pub struct Sides<'a, 'p> {
+pub struct Sides<'a> {
     /// The client's frames.
     pub client: &'a mut FrameReader<Reader>,
     /// To the client.
     pub to_client: &'a mut Writer,
-    /// The upstream's frames.
-    pub upstream: &'a mut FrameReader<Reader>,
-    /// To the upstream.
-    pub to_upstream: &'a mut Writer,
-    /// The proxy's own session upstream, if it logs in there.
-    pub session: Option<&'a mut Session<'p>>,
+    /// The upstream connection, once the client's ApiVersions has opened it.
+    pub upstream: &'a mut Option<Upstream>,
+    /// Where it goes.
+    pub address: &'a BrokerAddress,
 }
 
 /// Runs the gate until the client has authenticated: `Ok(Some(principal))`
@@ -55,24 +61,36 @@ pub struct Sides<'a, 'p> {
 /// closes it (or another error of either connection).
 pub async fn authenticate(
     sasl: &ClientSasl,
-    mut sides: Sides<'_, '_>,
+    mut sides: Sides<'_>,
     proxy: &Arc<Proxy>,
 ) -> Result<Option<String>, ProxyError> {
     let mut gate = sasl.gate();
+    let limits = &proxy.limits.clients;
+    // connection.failed.authentication.delay.ms: a guess costs the guesser this
+    // long before its answer, and holds no thread meanwhile.
+    let refused = |why: String| async move {
+        tokio::time::sleep(limits.failed_authentication_delay).await;
+        ProxyError::Unauthenticated(why)
+    };
     loop {
         let Some(frame) = io::next_frame(sides.client, "client").await? else {
             return Ok(None);
         };
         if gate.expects_raw_token() {
             proxy.stats.count_raw_token(frame.len());
-            let token = frame_contents(&frame)?;
-            match gate.on_raw_token(token, &sasl.users) {
+            let token = frame.slice_ref(frame_contents(&frame)?);
+            let now = Instant::now();
+            let pool = &limits.authentication;
+            match pool
+                .gate_raw_token(&mut gate, token, &sasl.users, now)
+                .await
+            {
                 RawGate::Send(reply) => {
                     let prefix = frame::length_prefix(reply.len())?;
                     io::write_frame(sides.to_client, &[&prefix[..], &reply].concat()).await?;
                     proxy.stats.count_answered_by_proxy();
                 }
-                RawGate::Close(why) => return Err(ProxyError::Unauthenticated(why)),
+                RawGate::Close(why) => return Err(refused(why).await),
             }
         } else {
             let parsed = RequestFrame::parse(&frame).map_err(|error| {
@@ -94,7 +112,11 @@ pub async fn authenticate(
             })?;
             check_request(&frame, &decoded, proxy);
             let header = ResponseHeader::default().with_correlation_id(parsed.correlation_id());
-            match gate.on_request(&decoded.body, version, &sasl.users) {
+            let (pool, now) = (&limits.authentication, Instant::now());
+            match pool
+                .gate_request(&mut gate, &decoded.body, version, &sasl.users, now)
+                .await
+            {
                 Gate::Answer(response) => {
                     let out = frame::encode_any_response(&header, &response, version)?;
                     io::write_frame(sides.to_client, &out).await?;
@@ -102,12 +124,13 @@ pub async fn authenticate(
                 }
                 Gate::AnswerAndClose(response) => {
                     let out = frame::encode_any_response(&header, &response, version)?;
+                    let error = refused(refusal(&response)).await;
                     // Closing anyway: a client gone already changes nothing.
                     let _ = io::write_frame(sides.to_client, &out).await;
                     proxy.stats.count_answered_by_proxy();
-                    return Err(ProxyError::Unauthenticated(refusal(&response)));
+                    return Err(error);
                 }
-                Gate::Close(why) => return Err(ProxyError::Unauthenticated(why)),
+                Gate::Close(why) => return Err(refused(why).await),
                 // Only ApiVersions is served before logging in, and it went
                 // upstream above; once logged in, this loop has returned.
                 Gate::Serve => {
@@ -118,10 +141,11 @@ pub async fn authenticate(
                 }
             }
         }
-        if !gate.expects_raw_token() {
-            if let Some(principal) = gate.principal() {
-                return Ok(Some(principal.to_owned()));
-            }
+        if gate.is_authenticated() {
+            // Logged in: its requests may be as large as any client's, are paid
+            // for from the budget, and it is never evicted for a newcomer.
+            sides.client.authenticated();
+            return Ok(gate.principal().map(str::to_owned));
         }
     }
 }
@@ -148,7 +172,7 @@ fn refusal(response: &Response) -> String {
 async fn forward_api_versions(
     frame: &Frame,
     parsed: &RequestFrame,
-    sides: &mut Sides<'_, '_>,
+    sides: &mut Sides<'_>,
     proxy: &Proxy,
 ) -> Result<(), ProxyError> {
     let key = ApiKey::ApiVersions.key();
@@ -164,15 +188,16 @@ async fn forward_api_versions(
         }
     }
     let timeout = proxy.limits.request_timeout;
-    // A client slow to log in may outlast the proxy's session, and a broker
-    // closes a connection whose session has ended at its next request.
-    if let Some(session) = sides.session.as_deref_mut() {
-        session
-            .renew_if_due(sides.upstream, sides.to_upstream, timeout)
-            .await?;
-    }
-    io::write_frame(sides.to_upstream, frame).await?;
-    let answer = tokio::time::timeout(timeout, io::next_frame(sides.upstream, "upstream"))
+    let (upstream, to_upstream) = match sides.upstream {
+        Some(opened) => opened,
+        // The first ApiVersions opens the connection the client's requests go
+        // on once it has logged in; the proxy logs in upstream only then.
+        None => sides
+            .upstream
+            .insert(open_upstream(sides.address, proxy).await?),
+    };
+    io::write_frame(to_upstream, frame).await?;
+    let answer = tokio::time::timeout(timeout, io::next_frame(upstream, "upstream"))
         .await
         .map_err(|_| ProxyError::UpstreamTimeout {
             api: api_name(key),

@@ -172,16 +172,17 @@ impl ServerAuthenticator {
             }
             _ => match (&self.state, &self.principal, self.expires) {
                 (State::Failed, ..) => Gate::Close("authentication failed".into()),
-                (_, None, _) => Gate::Close(format!("{} before authenticating", request.api().name())),
+                (_, None, _) => {
+                    Gate::Close(format!("{} before authenticating", request.api().name()))
+                }
                 (State::Idle, Some(_), Some(expires)) if now >= expires => {
                     Gate::Close("the session expired without re-authentication".into())
                 }
                 (State::Idle, Some(_), _) => Gate::Serve,
                 // Kafka's broker takes nothing but the exchange until it ends.
-                (_, Some(_), _) => Gate::Close(format!(
-                    "{} during re-authentication",
-                    request.api().name()
-                )),
+                (_, Some(_), _) => {
+                    Gate::Close(format!("{} during re-authentication", request.api().name()))
+                }
             },
         }
     }
@@ -547,7 +548,8 @@ mod tests {
             Gate::Answer(_)
         ));
         assert!(gate.expects_raw_token());
-        let RawGate::Send(challenge) = gate.on_raw_token(&client.start().unwrap(), &users, now) else {
+        let RawGate::Send(challenge) = gate.on_raw_token(&client.start().unwrap(), &users, now)
+        else {
             panic!("no challenge");
         };
         let ClientStep::Send(proof) = client.step(&challenge).unwrap() else {

@@ -81,6 +81,111 @@ impl AuthenticationPool {
     }
 }
 
+/// The SASL gate's steps on the pool (with the `sasl` feature): those that check
+/// a credential run there, the rest (a handshake, a request before login) in
+/// place, as they cost nothing.
+#[cfg(feature = "sasl")]
+mod gate {
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use kwire_messages::Request;
+
+    use super::AuthenticationPool;
+    use crate::sasl::{Credentials, Gate, RawGate, ServerAuthenticator};
+
+    /// Takes `gate` out for a step elsewhere, leaving one that serves nobody in
+    /// its place should the step never give it back.
+    fn take(gate: &mut ServerAuthenticator) -> ServerAuthenticator {
+        std::mem::replace(gate, ServerAuthenticator::new(Vec::new()))
+    }
+
+    impl AuthenticationPool {
+        /// [`ServerAuthenticator::on_request`], on the pool for a SaslAuthenticate
+        /// (whose token is checked against `credentials`: a PLAIN password's key
+        /// derivation, an OAUTHBEARER token's validation), in place otherwise.
+        ///
+        /// ```
+        /// # #[tokio::main(flavor = "current_thread")]
+        /// # async fn main() {
+        /// use std::sync::Arc;
+        /// use std::time::Instant;
+        /// use kwire_messages::api::{SaslAuthenticateRequest, SaslHandshakeRequest};
+        /// use kwire_messages::Request;
+        /// use kwire_net::sasl::{plain, Gate, Mechanism, ServerAuthenticator, Users};
+        /// use kwire_net::server::AuthenticationPool;
+        ///
+        /// let users = Arc::new(Users::new().with_user("alice", "secret").unwrap());
+        /// let pool = AuthenticationPool::new(1);
+        /// let mut gate = ServerAuthenticator::new(vec![Mechanism::Plain]);
+        /// let handshake = SaslHandshakeRequest::default().with_mechanism("PLAIN".into());
+        /// let now = Instant::now();
+        /// pool.gate_request(&mut gate, &handshake.into(), 1, &users, now).await;
+        /// let token = plain::message("alice", "secret").unwrap();
+        /// let login = Request::from(SaslAuthenticateRequest::default().with_auth_bytes(token.into()));
+        /// let answer = pool.gate_request(&mut gate, &login, 2, &users, now).await;
+        /// assert!(matches!(answer, Gate::Answer(_)));
+        /// assert!(gate.is_authenticated());
+        /// # }
+        /// ```
+        pub async fn gate_request<C>(
+            &self,
+            gate: &mut ServerAuthenticator,
+            request: &Request,
+            version: i16,
+            credentials: &Arc<C>,
+            now: Instant,
+        ) -> Gate
+        where
+            C: Credentials + Send + Sync + 'static,
+        {
+            if !matches!(request, Request::SaslAuthenticate(_)) {
+                return gate.on_request(request, version, credentials.as_ref(), now);
+            }
+            let mut away = take(gate);
+            let (request, credentials) = (request.clone(), Arc::clone(credentials));
+            let step = move || {
+                let decided = away.on_request(&request, version, credentials.as_ref(), now);
+                (away, decided)
+            };
+            match self.run(step).await {
+                Ok((back, decided)) => {
+                    *gate = back;
+                    decided
+                }
+                Err(aborted) => Gate::Close(aborted.to_string()),
+            }
+        }
+
+        /// [`ServerAuthenticator::on_raw_token`] (after SaslHandshake v0), on the
+        /// pool.
+        pub async fn gate_raw_token<C>(
+            &self,
+            gate: &mut ServerAuthenticator,
+            token: bytes::Bytes,
+            credentials: &Arc<C>,
+            now: Instant,
+        ) -> RawGate
+        where
+            C: Credentials + Send + Sync + 'static,
+        {
+            let mut away = take(gate);
+            let credentials = Arc::clone(credentials);
+            let step = move || {
+                let decided = away.on_raw_token(&token, credentials.as_ref(), now);
+                (away, decided)
+            };
+            match self.run(step).await {
+                Ok((back, decided)) => {
+                    *gate = back;
+                    decided
+                }
+                Err(aborted) => RawGate::Close(aborted.to_string()),
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

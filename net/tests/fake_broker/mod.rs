@@ -76,7 +76,12 @@ impl Broker {
             }
             let request: Request = parsed.decode(TrailingBytes::Refuse).unwrap().body;
             if let (Some(gate), Some((users, _))) = (gate.as_mut(), self.sasl.as_ref()) {
-                match gate.on_request(&request, version, users.as_ref(), tokio::time::Instant::now().into_std()) {
+                match gate.on_request(
+                    &request,
+                    version,
+                    users.as_ref(),
+                    tokio::time::Instant::now().into_std(),
+                ) {
                     Gate::Serve => {}
                     Gate::Answer(answer) => {
                         if is_final(&answer) {

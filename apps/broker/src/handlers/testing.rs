@@ -25,6 +25,8 @@ pub fn broker(limits: Limits) -> Broker {
         next_producer_id: AtomicI64::new(1000),
         responses: kwire_net::server::MemoryBudget::new(512 << 20),
         security: None,
+        authentication: kwire_net::server::AuthenticationPool::new(1),
+        failed_authentication_delay: std::time::Duration::ZERO,
     }
 }
 
