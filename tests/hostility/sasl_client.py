@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import math
 import os
+import socket
 import struct
 import threading
 import time
@@ -268,9 +269,9 @@ def percentile(values, fraction):
 class LoggedIn:
     """A logged-in client asking Metadata on its own connection every `period`
     s, in a thread, until stopped or `rounds` are asked: how many were asked and
-    answered, how long each took, and how often the server closed it (after a
-    close it logs in again on a new connection; a failed login counts as an
-    unanswered question). Quacks like servers.Bystander (asked, answered,
+    answered, how long each took, how often the server closed the connection and
+    how often an answer took longer than `timeout` (after either it logs in again
+    on a new connection; a failed login counts as an unanswered question). Quacks like servers.Bystander (asked, answered,
     stop(), summary()), so Outcome.finish can judge it."""
 
     def __init__(self, address, period=0.25, rounds=None, mechanism="SCRAM-SHA-512",
@@ -278,7 +279,7 @@ class LoggedIn:
         self.address, self.period, self.rounds = address, period, rounds
         self.mechanism, self.user, self.password = mechanism, user, password
         self.timeout = timeout
-        self.asked = self.answered = self.closed = 0
+        self.asked = self.answered = self.closed = self.timeouts = 0
         self.times = []  # (when asked, seconds to the answer), answered ones
         self.session = None
         self.ready = threading.Event()  # set once logged in the first time (or failed)
@@ -311,10 +312,13 @@ class LoggedIn:
             started = time.monotonic()
             try:
                 got = self.session.metadata()
+            except (socket.timeout, TimeoutError):
+                got = False  # no answer in time: the connection is given up
+                self.timeouts += 1
             except OSError:
                 got = None
-            if got is None:
-                self.closed += 1
+            if not got:
+                self.closed += got is None
                 self.session.close()
                 self.session = None
                 continue
@@ -342,4 +346,8 @@ class LoggedIn:
     def summary(self):
         slowest = max((took for _, took in self.times), default=0.0)
         text = "%d/%d (slowest %.1f s)" % (self.answered, self.asked, slowest)
-        return text + (", closed %d times" % self.closed if self.closed else "")
+        if self.closed:
+            text += ", closed %d times" % self.closed
+        if self.timeouts:
+            text += ", %d not answered in %.0f s" % (self.timeouts, self.timeout)
+        return text
