@@ -173,9 +173,10 @@ def _judge_huge(out, what, end, sent, size, closed_early):
 
 
 def _long_nonce(address, size=400 * KiB):
-    """A SCRAM client-first with a `size`-byte nonce, within the pre-login cap:
-    (what happened, problem or None). Refused (error answer or close), never
-    echoed."""
+    """A SCRAM client-first with a `size`-byte nonce, within the pre-login cap
+    (SASL_MAX_RECEIVE): (what happened, problem or None). Refused (error answer or
+    close), never echoed."""
+    assert size + KiB < SASL_MAX_RECEIVE
     nonce = (string.ascii_letters * (size // 52 + 1))[:size].encode()
     try:
         with Session(address, 15) as session:
