@@ -10,8 +10,8 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
-from kafka_codec import (array_len, crc32c, i8, i16, i32, i64, nullable_string,  # noqa: E402
-                         request, string, uvarint)
+from kafka_codec import (TAGS, array_len, crc32c, i8, i16, i32, i64,  # noqa: E402
+                         nullable_string, request, string, uvarint)
 
 CLIENT_ID = "hostility"
 
@@ -44,9 +44,9 @@ def create_topics(corr, name, partitions, replication=1):
     return frame(19, 4, corr, array_len(1, False) + topic + i32(30000) + i8(0))
 
 
-def produce(corr, topic, partition, batch):
-    """Produce v3, acks=all, one partition."""
-    body = (nullable_string(None, False) + i16(-1) + i32(30000)
+def produce(corr, topic, partition, batch, acks=-1):
+    """Produce v3, one partition; acks=all unless `acks` says otherwise."""
+    body = (nullable_string(None, False) + i16(acks) + i32(30000)
             + array_len(1, False) + string(topic, False)
             + array_len(1, False) + i32(partition) + i32(len(batch)) + batch)
     return frame(0, 3, corr, body)
@@ -66,6 +66,35 @@ def fetch(corr, topic, partition, repeats, max_bytes, partition_max_bytes, max_w
             + array_len(1, False) + string(topic, False)
             + array_len(repeats, False) + one * repeats)
     return frame(1, 4, corr, body)
+
+
+# --------------------------------------------------------------------- SASL --
+
+def sasl_handshake(corr, mechanism, version=1):
+    """SaslHandshake (v0 or v1: the same body, the mechanism's name)."""
+    return frame(17, version, corr, string(mechanism, False))
+
+
+def sasl_authenticate_head(corr, size, version=1):
+    """The start of a SaslAuthenticate frame whose auth_bytes are `size` bytes
+    long, up to where they begin: the caller sends them after it (in pieces, if
+    large), and for v2 then SASL_AUTHENTICATE_TAIL_V2. v0-v1 (header v1, bytes
+    with an int32 length) or v2 (flexible: header v2, compact bytes)."""
+    if version >= 2:
+        header = i16(36) + i16(version) + i32(corr) + nullable_string(CLIENT_ID, False) + TAGS
+        lead = header + uvarint(size + 1)
+        return i32(len(lead) + size + len(TAGS)) + lead
+    lead = i16(36) + i16(version) + i32(corr) + nullable_string(CLIENT_ID, False) + i32(size)
+    return i32(len(lead) + size) + lead
+
+
+SASL_AUTHENTICATE_TAIL_V2 = TAGS  # the body's empty tagged fields, after the bytes
+
+
+def sasl_authenticate(corr, auth_bytes, version=1):
+    """SaslAuthenticate carrying `auth_bytes` (v0-v2)."""
+    tail = SASL_AUTHENTICATE_TAIL_V2 if version >= 2 else b""
+    return sasl_authenticate_head(corr, len(auth_bytes), version) + auth_bytes + tail
 
 
 # ------------------------------------------------------------ record batch --

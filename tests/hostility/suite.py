@@ -1,4 +1,4 @@
-"""The hostility suite: every probe of attacks.py and limits.py against a fresh
+"""The hostility suite: every probe of attacks.py, limits.py and auth.py against a fresh
 server, then a table of what each did to it. Exit 1 if any probe found a problem.
 
     tests/hostility/run [--no-build] [--only NAME ...] [--logs DIR]
@@ -18,10 +18,11 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import attacks  # noqa: E402
+import auth  # noqa: E402
 import limits  # noqa: E402
 import servers  # noqa: E402
 
-PROBES = attacks.PROBES + limits.PROBES
+PROBES = attacks.PROBES + limits.PROBES + auth.PROBES
 
 
 class Context:
