@@ -22,7 +22,7 @@
 #![no_main]
 
 use std::sync::OnceLock;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use kwire_messages::api::{SaslAuthenticateRequest, SaslHandshakeRequest};
@@ -200,7 +200,9 @@ impl Connection {
     fn request(&mut self, request: &Request, version: i16, message: &[u8]) -> bool {
         let before = self.gate.principal().map(str::to_owned);
         let started = now_ms();
-        let gate = self.gate.on_request(request, version, &self.accounts);
+        let gate = self
+            .gate
+            .on_request(request, version, &self.accounts, Instant::now());
         let open = match &gate {
             Gate::Serve => {
                 assert!(
@@ -252,7 +254,10 @@ impl Connection {
     fn raw_token(&mut self, token: &[u8]) -> bool {
         let before = self.gate.principal().map(str::to_owned);
         let started = now_ms();
-        let open = match self.gate.on_raw_token(token, &self.accounts) {
+        let open = match self
+            .gate
+            .on_raw_token(token, &self.accounts, Instant::now())
+        {
             RawGate::Send(reply) => {
                 self.reply = reply;
                 true
