@@ -182,7 +182,7 @@ impl Stream {
             // (bytes), v2 (compact bytes, flexible) or bare (after SaslHandshake v0).
             3 => {
                 let head = HEADS[usize::from(input.byte().unwrap_or(0)) % HEADS.len()];
-                let repeat = usize::from(input.u16()) * 16;
+                let repeat = usize::from(input.u16());
                 let piece = input.bytes();
                 let size = (head.len() + piece.len() * repeat).min(self.room().saturating_sub(64));
                 let mut token = Vec::with_capacity(size);
