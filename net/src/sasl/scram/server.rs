@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use super::attributes::{
     attributes, check_nonce, decode64, encode64, expect, extensions, malformed, refuse_mandatory,
-    text, unescape_name,
+    text, unescape_name, MAX_EXTENSIONS,
 };
 use super::credential::{constant_time_eq, ScramCredential};
 use super::hash::{xor, ScramHash};
@@ -76,6 +76,30 @@ pub struct ScramOutcome {
 }
 
 impl ScramServer {
+    /// The longest client message (client-first or client-final) a server
+    /// reads: 16 KiB; a longer one is [`SaslError::TooLarge`] before any of it
+    /// is read.
+    ///
+    /// Kafka's clients send 50 to 250 bytes: a GS2 header, a name, a nonce of
+    /// about 32 characters, then a proof of 44 or 88. Even a user name that is a
+    /// long distinguished name and all [`MAX_EXTENSIONS`](Self::MAX_EXTENSIONS)
+    /// fit many times over, while a connection that has not authenticated gets
+    /// to make the server hold no more than this (and what it derives from it,
+    /// a few times this size) until the exchange ends.
+    pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+
+    /// The longest client nonce: 512 bytes, refused with
+    /// [`SaslError::TooLarge`] before the server echoes it in server-first (and
+    /// keeps it for the proof). Kafka's Java client sends about 26 characters,
+    /// librdkafka and this crate 32: 512 is far beyond any, and keeps the
+    /// server's answer to an unauthenticated client small.
+    pub const MAX_CLIENT_NONCE: usize = 512;
+
+    /// The most extensions (`key=value` after the nonce, such as Kafka's
+    /// `tokenauth=true`) a client message may carry: 16, refused past that with
+    /// [`SaslError::TooMany`] without reading the rest. Kafka sends one at most.
+    pub const MAX_EXTENSIONS: usize = MAX_EXTENSIONS;
+
     /// A server for one exchange with `hash`.
     pub fn new(hash: ScramHash) -> Self {
         ScramServer {
@@ -102,12 +126,20 @@ impl ScramServer {
         }
         self.state = State::Failed;
         const WHAT: &str = "client-first message";
+        check_len(client_first, "SCRAM client-first message")?;
         let text = text(client_first, WHAT)?;
         let (gs2_header, bare) = split_gs2_header(text)?;
-        let attrs = attributes(bare, WHAT)?;
+        let attrs = attributes(bare, WHAT, 2)?;
         refuse_mandatory(&attrs, WHAT)?;
         let username = unescape_name(expect(&attrs, 0, "n", WHAT)?)?;
         let client_nonce = expect(&attrs, 1, "r", WHAT)?;
+        if client_nonce.len() > Self::MAX_CLIENT_NONCE {
+            return Err(SaslError::TooLarge {
+                what: "SCRAM client nonce",
+                len: client_nonce.len(),
+                max: Self::MAX_CLIENT_NONCE,
+            });
+        }
         check_nonce(client_nonce, WHAT)?;
         let extensions = extensions(&attrs[2..], WHAT)?;
         if let Some(authzid) = gs2_header
@@ -153,11 +185,12 @@ impl ScramServer {
             return Err(self.out_of_order("server-final"));
         };
         const WHAT: &str = "client-final message";
+        check_len(client_final, "SCRAM client-final message")?;
         let text = text(client_final, WHAT)?;
         let (without_proof, proof) = text
             .rsplit_once(",p=")
             .ok_or_else(|| malformed(WHAT, "no proof (p=)".into()))?;
-        let attrs = attributes(without_proof, WHAT)?;
+        let attrs = attributes(without_proof, WHAT, 2)?;
         let binding = decode64(expect(&attrs, 0, "c", WHAT)?, WHAT)?;
         if binding != pending.gs2_header.as_bytes() {
             return Err(malformed(
@@ -221,6 +254,18 @@ impl ScramServer {
         self.state = State::Failed;
         SaslError::OutOfOrder { step }
     }
+}
+
+/// Refuses a client message over [`ScramServer::MAX_CLIENT_MESSAGE`].
+fn check_len(message: &[u8], what: &'static str) -> Result<(), SaslError> {
+    if message.len() > ScramServer::MAX_CLIENT_MESSAGE {
+        return Err(SaslError::TooLarge {
+            what,
+            len: message.len(),
+            max: ScramServer::MAX_CLIENT_MESSAGE,
+        });
+    }
+    Ok(())
 }
 
 /// Splits `gs2-header` (`n,,` or `y,,` or `n,a=NAME,`) from the bare message.
@@ -387,6 +432,97 @@ mod tests {
         assert!(first(b"n,a=alice,n=alice,r=x").is_ok());
         assert!(first(b"y,,n=alice,r=x,tokenauth=true").is_ok());
         assert!(first(b"\xff").is_err());
+    }
+
+    /// Issue 29: `n,,n=alice,r=abc` and `,a=b` up to 100 MiB made a Vec of
+    /// every pair and kept them all until the exchange ended. Scaled down: at
+    /// the size bound the reader stops at the 17th extension; past it the
+    /// message is refused by its length, unread.
+    #[test]
+    fn many_extensions_are_refused_and_a_long_message_unread() {
+        let first =
+            |message: &[u8]| ScramServer::new(ScramHash::Sha512).server_first(message, |_, _| None);
+        let prefix = "n,,n=alice,r=abc";
+        let pairs = (ScramServer::MAX_CLIENT_MESSAGE - prefix.len()) / 4;
+        let hostile = format!("{prefix}{}", ",a=b".repeat(pairs));
+        assert!(hostile.len() <= ScramServer::MAX_CLIENT_MESSAGE);
+        assert_eq!(
+            first(hostile.as_bytes()),
+            Err(SaslError::TooMany {
+                what: "SCRAM extensions",
+                max: ScramServer::MAX_EXTENSIONS
+            })
+        );
+        let huge = format!("{prefix}{}", ",a=b".repeat(1 << 20));
+        assert_eq!(
+            first(huge.as_bytes()),
+            Err(SaslError::TooLarge {
+                what: "SCRAM client-first message",
+                len: huge.len(),
+                max: ScramServer::MAX_CLIENT_MESSAGE
+            })
+        );
+        // The length is checked before anything else: not UTF-8, too large first.
+        let invalid = vec![0xff; ScramServer::MAX_CLIENT_MESSAGE + 1];
+        assert!(matches!(first(&invalid), Err(SaslError::TooLarge { .. })));
+        // Sixteen extensions are read and kept, as Kafka's one is.
+        let sixteen = format!("{prefix}{}", ",a=b".repeat(ScramServer::MAX_EXTENSIONS));
+        assert!(first(sixteen.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn a_long_client_nonce_is_refused_before_it_is_echoed() {
+        let first = |nonce: &str| {
+            let message = format!("n,,n=alice,r={nonce}");
+            ScramServer::new(ScramHash::Sha256).server_first(message.as_bytes(), |_, _| None)
+        };
+        let longest = "x".repeat(ScramServer::MAX_CLIENT_NONCE);
+        let echoed = String::from_utf8(first(&longest).unwrap()).unwrap();
+        assert!(echoed.starts_with(&format!("r={longest}")));
+        let four_mib = "x".repeat(4 << 20);
+        assert!(matches!(
+            first(&four_mib),
+            Err(SaslError::TooLarge {
+                what: "SCRAM client-first message",
+                ..
+            })
+        ));
+        let over = "x".repeat(ScramServer::MAX_CLIENT_NONCE + 1);
+        assert_eq!(
+            first(&over),
+            Err(SaslError::TooLarge {
+                what: "SCRAM client nonce",
+                len: ScramServer::MAX_CLIENT_NONCE + 1,
+                max: ScramServer::MAX_CLIENT_NONCE
+            })
+        );
+    }
+
+    #[test]
+    fn a_long_client_final_message_is_refused_unread() {
+        let mut server = ScramServer::new(ScramHash::Sha256);
+        server
+            .server_first(b"n,,n=alice,r=abc", |_, _| None)
+            .unwrap();
+        let mut hostile = vec![b','; ScramServer::MAX_CLIENT_MESSAGE + 1];
+        hostile.extend_from_slice(b",p=AAAA");
+        assert!(matches!(
+            server.server_final(&hostile),
+            Err(SaslError::TooLarge {
+                what: "SCRAM client-final message",
+                ..
+            })
+        ));
+        // Under the bound, a proof behind too many extensions stops at the 17th.
+        let mut server = ScramServer::new(ScramHash::Sha256);
+        server
+            .server_first(b"n,,n=alice,r=abc", |_, _| None)
+            .unwrap();
+        let hostile = format!("c=biws,r=abc{},p=AAAA", ",a=b".repeat(4000));
+        assert!(matches!(
+            server.server_final(hostile.as_bytes()),
+            Err(SaslError::TooMany { .. })
+        ));
     }
 
     /// librdkafka 2.0.2's client-final message, as Debian's kcat sent it to our
