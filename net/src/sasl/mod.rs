@@ -72,5 +72,7 @@ pub use oauthbearer::unsecured::{UnsecuredTokenBuilder, UnsecuredValidator};
 pub use oauthbearer::{
     OAuthBearerToken, SaslExtensions, TokenProvider, TokenRejected, TokenValidator, ValidatedToken,
 };
-pub use scram::{ScramClient, ScramCredential, ScramHash, ScramOutcome, ScramServer};
+pub use scram::{
+    ScramClient, ScramCredential, ScramHash, ScramLookup, ScramOutcome, ScramServer, StandIn,
+};
 pub use server::{Credentials, SaslServer, ServerStep, Users};
