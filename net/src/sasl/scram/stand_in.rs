@@ -134,8 +134,8 @@ impl StandIn {
                 let _ = credential.matches_password(password);
             }
             Err(_) => {
-                // No random source: the same derivation, without the
-                // comparison (a few nanoseconds).
+                // No random source, so no stand-in keys to compare with: the
+                // derivation alone, which is nearly all of a check's time.
                 let _ = self
                     .hash
                     .keys(password, &vec![0; self.salt_len], self.iterations);
