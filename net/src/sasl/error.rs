@@ -12,6 +12,10 @@ use super::oauthbearer::TokenRejected;
 ///
 /// // What a server answers a client whose proof is wrong.
 /// assert_eq!(SaslError::AuthenticationFailed.error_code(), ErrorCode::SaslAuthenticationFailed);
+/// // A message over a mechanism's bound fails the same way, and says only its size.
+/// let too_large = SaslError::TooLarge { what: "PLAIN message", len: 70_000, max: 65_536 };
+/// assert_eq!(too_large.error_code(), ErrorCode::SaslAuthenticationFailed);
+/// assert_eq!(too_large.to_string(), "PLAIN message of 70000 bytes is longer than the 65536 allowed");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -35,6 +39,27 @@ pub enum SaslError {
         what: &'static str,
         /// How it is wrong.
         detail: String,
+    },
+    /// A message (or a part of one) longer than the mechanism allows: refused
+    /// before it is read any further, so that what a peer sends before it has
+    /// authenticated costs no more than its own size. Never quotes the message.
+    #[error("{what} of {len} bytes is longer than the {max} allowed")]
+    TooLarge {
+        /// Which message or part.
+        what: &'static str,
+        /// Its length in bytes.
+        len: usize,
+        /// The most allowed.
+        max: usize,
+    },
+    /// More of something than the mechanism allows (extensions, attributes):
+    /// refused at the first one over, without reading or counting the rest.
+    #[error("more than {max} {what}")]
+    TooMany {
+        /// What there are too many of.
+        what: &'static str,
+        /// The most allowed.
+        max: usize,
     },
     /// SCRAM: the server's nonce does not extend the client's, or the client's
     /// final message carries another nonce than the server's (a replay).
@@ -109,8 +134,8 @@ impl SaslError {
     /// SaslHandshake or SaslAuthenticate response: UNSUPPORTED_SASL_MECHANISM
     /// (OAUTHBEARER without a validator included),
     /// ILLEGAL_SASL_STATE for a step out of order, and SASL_AUTHENTICATION_FAILED
-    /// for everything else (a malformed message included, as Kafka's broker
-    /// answers it).
+    /// for everything else (a malformed or oversized message included, as
+    /// Kafka's broker answers it).
     pub fn error_code(&self) -> ErrorCode {
         match self {
             SaslError::UnsupportedMechanism { .. } | SaslError::NoTokenValidator => {

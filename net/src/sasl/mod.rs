@@ -48,6 +48,16 @@
 //! assert_eq!(server.principal(), Some("alice"));
 //! ```
 //!
+//! A server reads what a client sends before it has authenticated, so every
+//! mechanism bounds it by itself, whatever the framing around it does: a
+//! message over [`plain::MAX_MESSAGE`], [`ScramServer::MAX_CLIENT_MESSAGE`] or
+//! [`ClientInitialResponse::MAX_LEN`](oauthbearer::ClientInitialResponse::MAX_LEN)
+//! is refused unread ([`SaslError::TooLarge`]), as are too many extensions
+//! ([`SaslError::TooMany`]), and one under them costs a small multiple of its
+//! size. A user that does not exist gets an exchange that looks and costs like
+//! a real user's (see [`StandIn`] and [`Credentials`]) and fails as a wrong
+//! password does.
+//!
 //! The cryptography is RustCrypto's (`hmac`, `sha2`, `pbkdf2`); nonces and salts
 //! come from the system's random source (`getrandom`).
 
@@ -72,5 +82,7 @@ pub use oauthbearer::unsecured::{UnsecuredTokenBuilder, UnsecuredValidator};
 pub use oauthbearer::{
     OAuthBearerToken, SaslExtensions, TokenProvider, TokenRejected, TokenValidator, ValidatedToken,
 };
-pub use scram::{ScramClient, ScramCredential, ScramHash, ScramOutcome, ScramServer};
+pub use scram::{
+    ScramClient, ScramCredential, ScramHash, ScramLookup, ScramOutcome, ScramServer, StandIn,
+};
 pub use server::{Credentials, SaslServer, ServerStep, Users};

@@ -34,6 +34,23 @@ pub struct ClientInitialResponse {
 }
 
 impl ClientInitialResponse {
+    /// The longest client initial response a server reads: 256 KiB; a longer
+    /// one is [`SaslError::TooLarge`] before any of it is read.
+    ///
+    /// The message is mostly the token. A JWT from an identity provider is one
+    /// to a few KiB, one listing many groups or roles a few tens; 256 KiB leaves
+    /// room for the largest of them while staying half of what Kafka's broker
+    /// lets a connection send before it authenticates
+    /// (`sasl.server.max.receive.size`, 512 KiB), and bounds what the server
+    /// holds (the token, then whatever its validator makes of it) per
+    /// connection that has not authenticated.
+    pub const MAX_LEN: usize = 256 * 1024;
+
+    /// The most extensions a client initial response may carry: 32, refused
+    /// past that with [`SaslError::TooMany`] without reading the rest. Kafka's
+    /// clients send a few (`logicalCluster`, `identityPoolId`, a trace id).
+    pub const MAX_EXTENSIONS: usize = 32;
+
     /// The message carrying `token` and its extensions, without an
     /// authorization id (as Kafka's client sends it).
     pub fn new(token: OAuthBearerToken) -> Self {
@@ -91,8 +108,18 @@ impl ClientInitialResponse {
     /// grammar does not allow: another GS2 flag than `n` or `y` (channel binding
     /// is [`SaslError::ChannelBinding`]), a missing `auth`, a scheme other than
     /// `Bearer` (any case), a key or value outside Kafka's extension rules, a
-    /// repeated key. No error repeats the token.
+    /// repeated key; with [`SaslError::TooLarge`] a message over
+    /// [`MAX_LEN`](Self::MAX_LEN), and with [`SaslError::TooMany`] more than
+    /// [`MAX_EXTENSIONS`](Self::MAX_EXTENSIONS) extensions. No error repeats
+    /// the token.
     pub fn parse(message: &[u8]) -> Result<Self, SaslError> {
+        if message.len() > Self::MAX_LEN {
+            return Err(SaslError::TooLarge {
+                what: "OAUTHBEARER client message",
+                len: message.len(),
+                max: Self::MAX_LEN,
+            });
+        }
         let text = std::str::from_utf8(message).map_err(|_| malformed("not UTF-8".into()))?;
         let (flag, rest) = text
             .split_once(',')
@@ -139,6 +166,14 @@ impl ClientInitialResponse {
                 }
                 token = Some(bearer(value)?);
             } else {
+                // Counted before the extension is checked or kept: the pairs
+                // past the bound are not read.
+                if extensions.len() == Self::MAX_EXTENSIONS {
+                    return Err(SaslError::TooMany {
+                        what: "OAUTHBEARER extensions",
+                        max: Self::MAX_EXTENSIONS,
+                    });
+                }
                 check_extension(key, value)?;
                 if !extensions.insert_new(key, value) {
                     return Err(malformed(format!("the extension {key} twice")));
@@ -259,5 +294,74 @@ mod tests {
             Err(SaslError::ChannelBinding)
         );
         assert!(ClientInitialResponse::parse(b"\xff,,").is_err());
+    }
+
+    /// Issue 29's OAUTHBEARER attack, scaled down: a token of dots as long as
+    /// the bound is read at its own size (and refused by the validator, not
+    /// here), one byte more is refused unread.
+    #[test]
+    fn a_message_over_the_bound_is_refused_unread() {
+        let frame = |token: &str| format!("n,,\x01auth=Bearer {token}\x01\x01");
+        let overhead = frame("").len();
+        let dots = ".".repeat(ClientInitialResponse::MAX_LEN - overhead);
+        let at_bound = frame(&dots);
+        assert_eq!(at_bound.len(), ClientInitialResponse::MAX_LEN);
+        let read = ClientInitialResponse::parse(at_bound.as_bytes()).unwrap();
+        assert_eq!(read.token().value().len(), dots.len());
+        let over = frame(&format!("{dots}."));
+        assert_eq!(
+            ClientInitialResponse::parse(over.as_bytes()),
+            Err(SaslError::TooLarge {
+                what: "OAUTHBEARER client message",
+                len: ClientInitialResponse::MAX_LEN + 1,
+                max: ClientInitialResponse::MAX_LEN
+            })
+        );
+        // The length first: a message that is not even UTF-8 is too large.
+        let invalid = vec![0xff; 4 << 20];
+        assert!(matches!(
+            ClientInitialResponse::parse(&invalid),
+            Err(SaslError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn extensions_stop_at_the_bound() {
+        // Distinct keys of letters: aa, ab, ... as many as asked.
+        let keys = |n: usize| -> String {
+            (0..n)
+                .map(|i| {
+                    let key: String = [i / 26 / 26, i / 26 % 26, i % 26]
+                        .iter()
+                        .map(|&d| char::from(b'a' + d as u8))
+                        .collect();
+                    format!("{key}=v\x01")
+                })
+                .collect()
+        };
+        let message = |n: usize| format!("n,,\x01auth=Bearer t\x01{}\x01", keys(n));
+        let at_bound = message(ClientInitialResponse::MAX_EXTENSIONS);
+        let read = ClientInitialResponse::parse(at_bound.as_bytes()).unwrap();
+        assert_eq!(
+            read.token().extensions().len(),
+            ClientInitialResponse::MAX_EXTENSIONS
+        );
+        let too_many = SaslError::TooMany {
+            what: "OAUTHBEARER extensions",
+            max: ClientInitialResponse::MAX_EXTENSIONS,
+        };
+        let over = message(ClientInitialResponse::MAX_EXTENSIONS + 1);
+        assert_eq!(
+            ClientInitialResponse::parse(over.as_bytes()),
+            Err(too_many.clone())
+        );
+        // As many as fit under the size bound: refused at the 33rd, the rest
+        // unread.
+        let hostile = message(17_000);
+        assert!(hostile.len() < ClientInitialResponse::MAX_LEN);
+        assert_eq!(
+            ClientInitialResponse::parse(hostile.as_bytes()),
+            Err(too_many)
+        );
     }
 }

@@ -287,6 +287,12 @@ pub struct TokenRejected {
 }
 
 impl TokenRejected {
+    /// The longest error message [`from_json`](Self::from_json) reads: 16 KiB.
+    /// Kafka's broker sends a status and perhaps a scope and a URL, under 200
+    /// bytes; a client need not hold, nor build a JSON tree of, more than this
+    /// from a server it has not yet authenticated to.
+    pub const MAX_JSON_LEN: usize = 16 * 1024;
+
     /// `invalid_token`: expired, malformed, not signed right, not for us.
     pub fn invalid_token() -> Self {
         TokenRejected {
@@ -321,12 +327,18 @@ impl TokenRejected {
 
     /// Reads a server's error message: a JSON object with a string `status`,
     /// and `scope` and `openid-configuration` strings if present (other members
-    /// are ignored, as RFC 7628 asks).
+    /// are ignored, as RFC 7628 asks). A message over
+    /// [`MAX_JSON_LEN`](Self::MAX_JSON_LEN) is [`SaslError::TooLarge`], unread.
     pub fn from_json(message: &[u8]) -> Result<Self, SaslError> {
-        let malformed = |detail: String| SaslError::Malformed {
-            what: "OAUTHBEARER error message",
-            detail,
-        };
+        const WHAT: &str = "OAUTHBEARER error message";
+        if message.len() > Self::MAX_JSON_LEN {
+            return Err(SaslError::TooLarge {
+                what: WHAT,
+                len: message.len(),
+                max: Self::MAX_JSON_LEN,
+            });
+        }
+        let malformed = |detail: String| SaslError::Malformed { what: WHAT, detail };
         let value: serde_json::Value =
             serde_json::from_slice(message).map_err(|error| malformed(error.to_string()))?;
         let serde_json::Value::Object(object) = value else {
@@ -450,6 +462,14 @@ mod tests {
         ] {
             assert!(TokenRejected::from_json(bad).is_err(), "{bad:?}");
         }
+        // A hostile server's long message is not parsed into a JSON tree.
+        let mut long = br#"{"status":"invalid_token","x":["#.to_vec();
+        long.resize(TokenRejected::MAX_JSON_LEN, b'0');
+        long.extend_from_slice(b"]}");
+        assert!(matches!(
+            TokenRejected::from_json(&long),
+            Err(SaslError::TooLarge { .. })
+        ));
         let extra = TokenRejected::from_json(br#"{"status":"invalid_token","x":1}"#).unwrap();
         assert_eq!(extra, TokenRejected::invalid_token());
         assert_eq!(

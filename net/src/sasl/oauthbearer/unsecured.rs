@@ -185,7 +185,12 @@ impl UnsecuredJws {
         principal_claim: &str,
         scope_claim: &str,
     ) -> Result<Self, UnsecuredJwsError> {
-        let [header, payload, signature] = token.split('.').collect::<Vec<_>>()[..] else {
+        // At most four parts looked at, none collected: a token of dots must
+        // cost nothing but its own bytes.
+        let mut parts = token.splitn(4, '.');
+        let (Some(header), Some(payload), Some(signature), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
             return Err(UnsecuredJwsError::NotThreeParts);
         };
         let header = object(header, "header")?;
@@ -706,6 +711,8 @@ mod tests {
             ("", UnsecuredJwsError::NotThreeParts),
             ("a.b", UnsecuredJwsError::NotThreeParts),
             ("a.b.c.d", UnsecuredJwsError::NotThreeParts),
+            ("a.b.c.d.e.f", UnsecuredJwsError::NotThreeParts),
+            ("...", UnsecuredJwsError::NotThreeParts),
             ("!!.e30.", UnsecuredJwsError::Base64 { part: "header" }),
             (
                 &format!("{none}.*.") as &str,

@@ -56,9 +56,20 @@ pub(crate) fn refuse_mandatory(
     Ok(())
 }
 
+/// The most extensions a SCRAM message may carry after its standard attributes.
+/// Kafka sends one at most (`tokenauth=true`, for delegation tokens); 16 leaves
+/// room for any a deployment adds, and bounds what a peer makes the other side
+/// hold.
+pub(crate) const MAX_EXTENSIONS: usize = 16;
+
 /// A message's attributes in order: `key=value` pairs split at commas. A value may
 /// hold `=` (base64 does); a key may be longer than one letter (Kafka's
 /// extensions, such as `tokenauth`).
+///
+/// At most `standard` attributes (the message's own: 2 in client-first, 3 in
+/// server-first...) and [`MAX_EXTENSIONS`] more: the reader stops at the first
+/// one over with [`SaslError::TooMany`], so a message of a million `,a=b` costs
+/// no more than one of 16.
 ///
 /// A malformed part is named by its position, never quoted: a client that sends
 /// another mechanism's message (an OAUTHBEARER token, a PLAIN password) to SCRAM
@@ -66,16 +77,24 @@ pub(crate) fn refuse_mandatory(
 pub(crate) fn attributes<'a>(
     message: &'a str,
     what: &'static str,
+    standard: usize,
 ) -> Result<Vec<(&'a str, &'a str)>, SaslError> {
-    message
-        .split(',')
-        .enumerate()
-        .map(|(index, part)| {
-            part.split_once('=')
-                .filter(|(key, _)| !key.is_empty())
-                .ok_or_else(|| malformed(what, format!("part {} is not key=value", index + 1)))
-        })
-        .collect()
+    let max = standard + MAX_EXTENSIONS;
+    let mut attributes = Vec::with_capacity(standard);
+    for (index, part) in message.split(',').enumerate() {
+        if index == max {
+            return Err(SaslError::TooMany {
+                what: "SCRAM extensions",
+                max: MAX_EXTENSIONS,
+            });
+        }
+        let pair = part
+            .split_once('=')
+            .filter(|(key, _)| !key.is_empty())
+            .ok_or_else(|| malformed(what, format!("part {} is not key=value", index + 1)))?;
+        attributes.push(pair);
+    }
+    Ok(attributes)
 }
 
 /// The value of the attribute at `index`, which must be `key`.
@@ -153,14 +172,35 @@ mod tests {
 
     #[test]
     fn attributes_keep_equals_in_values() {
-        let parsed = attributes("r=abc,s=QSXCR+Q6sek8bf92,i=4096", "test").unwrap();
+        let parsed = attributes("r=abc,s=QSXCR+Q6sek8bf92,i=4096", "test", 3).unwrap();
         assert_eq!(
             parsed,
             [("r", "abc"), ("s", "QSXCR+Q6sek8bf92"), ("i", "4096")]
         );
-        assert_eq!(attributes("p=YQ==", "test").unwrap(), [("p", "YQ==")]);
-        assert!(attributes("r=abc,junk", "test").is_err());
-        assert!(attributes("=x", "test").is_err());
+        assert_eq!(attributes("p=YQ==", "test", 1).unwrap(), [("p", "YQ==")]);
+        assert!(attributes("r=abc,junk", "test", 2).is_err());
+        assert!(attributes("=x", "test", 1).is_err());
+    }
+
+    /// Issue 29: `,a=b` repeated made a Vec of every pair. The reader stops at
+    /// the first attribute past the standard ones and 16 extensions.
+    #[test]
+    fn attributes_stop_at_the_bound() {
+        let at_bound = format!("n=u,r=x{}", ",a=b".repeat(MAX_EXTENSIONS));
+        assert_eq!(
+            attributes(&at_bound, "test", 2).unwrap().len(),
+            2 + MAX_EXTENSIONS
+        );
+        let over = format!("{at_bound},a=b");
+        let too_many = SaslError::TooMany {
+            what: "SCRAM extensions",
+            max: MAX_EXTENSIONS,
+        };
+        assert_eq!(attributes(&over, "test", 2), Err(too_many.clone()));
+        // Parts past the bound are not read at all: not even to find them
+        // malformed.
+        let hostile = format!("{over},junk{}", ",a=b".repeat(1 << 20));
+        assert_eq!(attributes(&hostile, "test", 2), Err(too_many));
     }
 
     /// Found by the sasl_server fuzz target: an OAUTHBEARER message sent to SCRAM
@@ -168,7 +208,7 @@ mod tests {
     #[test]
     fn a_malformed_part_is_not_quoted() {
         let message = "r=abc,\u{1}auth<Bearer secret-token\u{1}\u{1}";
-        let error = attributes(message, "client-first message").unwrap_err();
+        let error = attributes(message, "client-first message", 2).unwrap_err();
         let text = error.to_string();
         assert!(text.contains("part 2 is not key=value"), "{text}");
         assert!(!text.contains("secret-token"), "{text}");

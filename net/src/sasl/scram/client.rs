@@ -58,6 +58,25 @@ enum State {
 }
 
 impl ScramClient {
+    /// The longest server message (server-first or server-final) a client
+    /// reads: 16 KiB, as for the server's side
+    /// ([`ScramServer::MAX_CLIENT_MESSAGE`](super::ScramServer::MAX_CLIENT_MESSAGE)).
+    /// Kafka's broker sends about 100 bytes; a broker that sends more is not to
+    /// make its client hold it.
+    pub const MAX_SERVER_MESSAGE: usize = 16 * 1024;
+
+    /// The most the server may add to the client's nonce: 512 bytes, as a
+    /// server allows a client's nonce
+    /// ([`ScramServer::MAX_CLIENT_NONCE`](super::ScramServer::MAX_CLIENT_NONCE));
+    /// Kafka's broker adds about 26 characters. The client echoes the combined
+    /// nonce in its final message.
+    pub const MAX_SERVER_NONCE: usize = 512;
+
+    /// The longest salt a client accepts: 1 KiB. Kafka's broker salts with 20
+    /// to 30 bytes, this crate with 24; only the first iteration of the key
+    /// derivation reads the salt, so this bound is about memory, not time.
+    pub const MAX_SALT: usize = 1024;
+
     /// A client for `username` with `password`, with a fresh random nonce.
     pub fn new(hash: ScramHash, username: &str, password: &str) -> Result<Self, SaslError> {
         let mut random = [0; NONCE_LEN];
@@ -120,7 +139,11 @@ impl ScramClient {
 
     /// Reads the server-first message and gives the client-final one (with the
     /// proof). Refuses a nonce that does not extend ours, a salt that is not
-    /// base64, and iterations outside Kafka's bounds.
+    /// base64, and iterations outside Kafka's bounds; with
+    /// [`SaslError::TooLarge`], a message over [`MAX_SERVER_MESSAGE`](Self::MAX_SERVER_MESSAGE),
+    /// a nonce extended by more than [`MAX_SERVER_NONCE`](Self::MAX_SERVER_NONCE)
+    /// and a salt over [`MAX_SALT`](Self::MAX_SALT); with
+    /// [`SaslError::TooMany`], more than 16 extensions.
     pub fn client_final(&mut self, server_first: &[u8]) -> Result<Vec<u8>, SaslError> {
         let State::SentFirst { client_first_bare } =
             std::mem::replace(&mut self.state, State::Failed)
@@ -128,8 +151,9 @@ impl ScramClient {
             return Err(self.out_of_order("client-final"));
         };
         const WHAT: &str = "server-first message";
+        check_len(server_first, "SCRAM server-first message")?;
         let text = text(server_first, WHAT)?;
-        let attrs = attributes(text, WHAT)?;
+        let attrs = attributes(text, WHAT, 3)?;
         if let Some((_, error)) = attrs.iter().find(|(key, _)| *key == "e") {
             return Err(SaslError::ServerError((*error).to_owned()));
         }
@@ -139,9 +163,24 @@ impl ScramClient {
         if !nonce.starts_with(&self.nonce) || nonce.len() == self.nonce.len() {
             return Err(SaslError::NonceMismatch);
         }
+        let added = nonce.len() - self.nonce.len();
+        if added > Self::MAX_SERVER_NONCE {
+            return Err(SaslError::TooLarge {
+                what: "SCRAM server nonce",
+                len: added,
+                max: Self::MAX_SERVER_NONCE,
+            });
+        }
         let salt = decode64(expect(&attrs, 1, "s", WHAT)?, WHAT)?;
         if salt.is_empty() {
             return Err(malformed(WHAT, "empty salt".into()));
+        }
+        if salt.len() > Self::MAX_SALT {
+            return Err(SaslError::TooLarge {
+                what: "SCRAM salt",
+                len: salt.len(),
+                max: Self::MAX_SALT,
+            });
         }
         let iterations = expect(&attrs, 2, "i", WHAT)?;
         let iterations: u32 = iterations
@@ -176,8 +215,9 @@ impl ScramClient {
             return Err(self.out_of_order("server-final"));
         };
         const WHAT: &str = "server-final message";
+        check_len(server_final, "SCRAM server-final message")?;
         let text = text(server_final, WHAT)?;
-        let attrs = attributes(text, WHAT)?;
+        let attrs = attributes(text, WHAT, 1)?;
         match attrs.first() {
             Some(("e", error)) => Err(SaslError::ServerError((*error).to_owned())),
             Some(("v", signature)) => {
@@ -201,6 +241,18 @@ impl ScramClient {
         self.state = State::Failed;
         SaslError::OutOfOrder { step }
     }
+}
+
+/// Refuses a server message over [`ScramClient::MAX_SERVER_MESSAGE`].
+fn check_len(message: &[u8], what: &'static str) -> Result<(), SaslError> {
+    if message.len() > ScramClient::MAX_SERVER_MESSAGE {
+        return Err(SaslError::TooLarge {
+            what,
+            len: message.len(),
+            max: ScramClient::MAX_SERVER_MESSAGE,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -276,6 +328,56 @@ mod tests {
                 String::from_utf8_lossy(message)
             );
         }
+    }
+
+    /// A hostile broker must not make its client hold what it sends either.
+    #[test]
+    fn oversized_server_messages_are_refused() {
+        let over = ScramClient::MAX_SERVER_MESSAGE + 1;
+        let long = format!("r=abcdef,s=c2FsdA==,i=4096{}", ",a=b".repeat(over / 4));
+        assert!(matches!(
+            after_first().client_final(long.as_bytes()),
+            Err(SaslError::TooLarge {
+                what: "SCRAM server-first message",
+                ..
+            })
+        ));
+        let many = format!("r=abcdef,s=c2FsdA==,i=4096{}", ",a=b".repeat(17));
+        assert!(matches!(
+            after_first().client_final(many.as_bytes()),
+            Err(SaslError::TooMany { .. })
+        ));
+        let added = "x".repeat(ScramClient::MAX_SERVER_NONCE);
+        let at_bound = format!("r=abc{added},s=c2FsdA==,i=4096");
+        assert!(after_first().client_final(at_bound.as_bytes()).is_ok());
+        let over_nonce = format!("r=abc{added}x,s=c2FsdA==,i=4096");
+        assert_eq!(
+            after_first().client_final(over_nonce.as_bytes()),
+            Err(SaslError::TooLarge {
+                what: "SCRAM server nonce",
+                len: ScramClient::MAX_SERVER_NONCE + 1,
+                max: ScramClient::MAX_SERVER_NONCE
+            })
+        );
+        let salt = encode64(&[7; ScramClient::MAX_SALT + 1]);
+        let long_salt = format!("r=abcdef,s={salt},i=4096");
+        assert!(matches!(
+            after_first().client_final(long_salt.as_bytes()),
+            Err(SaslError::TooLarge {
+                what: "SCRAM salt",
+                ..
+            })
+        ));
+        let mut client = after_first();
+        client.client_final(b"r=abcdef,s=c2FsdA==,i=4096").unwrap();
+        let long_final = format!("v=AAAA{}", ",a=b".repeat(over / 4));
+        assert!(matches!(
+            client.verify_server_final(long_final.as_bytes()),
+            Err(SaslError::TooLarge {
+                what: "SCRAM server-final message",
+                ..
+            })
+        ));
     }
 
     #[test]

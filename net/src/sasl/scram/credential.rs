@@ -72,7 +72,7 @@ const KEYS: [&str; 4] = [SALT, STORED_KEY, SERVER_KEY, ITERATIONS];
 
 /// Bytes of random salt a new credential gets (Kafka's formatter uses a random
 /// string of about this much entropy).
-const SALT_LEN: usize = 24;
+pub(crate) const SALT_LEN: usize = 24;
 
 impl ScramCredential {
     /// Salts `password` with fresh random bytes and derives the keys, as Kafka

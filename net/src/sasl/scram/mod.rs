@@ -7,8 +7,11 @@ mod client;
 mod credential;
 mod hash;
 mod server;
+mod stand_in;
 
 pub use client::ScramClient;
 pub use credential::ScramCredential;
 pub use hash::ScramHash;
-pub use server::{ScramOutcome, ScramServer};
+pub use server::{ScramLookup, ScramOutcome, ScramServer};
+pub(crate) use stand_in::pick_for;
+pub use stand_in::StandIn;
