@@ -50,14 +50,16 @@ const NAMES: [&str; 5] = [
     "GSSAPI",
 ];
 
-/// What a token starts with before its repeated piece.
-const HEADS: [&[u8]; 6] = [
-    b"n,,n=alice,r=abc",
-    b"\0alice\0",
-    b"n,,\x01auth=Bearer ",
-    b"c=biws,r=abc",
-    b"alice\0alice\0",
-    b"",
+/// What a token starts with before its repeated piece, and ends with after it:
+/// a SCRAM client-first, a PLAIN message, an OAUTHBEARER initial response (its
+/// token the piece), a SCRAM client-final, PLAIN with an authorization id.
+const HEADS: [(&[u8], &[u8]); 6] = [
+    (b"n,,n=alice,r=abc", b""),
+    (b"\0alice\0", b""),
+    (b"n,,\x01auth=Bearer ", b"\x01\x01"),
+    (b"c=biws,r=abc", b",p=AAAA"),
+    (b"alice\0alice\0", b""),
+    (b"", b""),
 ];
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -181,14 +183,18 @@ impl Stream {
             // A large token: a head, a piece repeated, in SaslAuthenticate v1
             // (bytes), v2 (compact bytes, flexible) or bare (after SaslHandshake v0).
             3 => {
-                let head = HEADS[usize::from(input.byte().unwrap_or(0)) % HEADS.len()];
+                let (head, tail) = HEADS[usize::from(input.byte().unwrap_or(0)) % HEADS.len()];
                 let repeat = usize::from(input.u16());
                 let piece = input.bytes();
-                let size = (head.len() + piece.len() * repeat).min(self.room().saturating_sub(64));
+                let whole = head.len() + piece.len() * repeat + tail.len();
+                let size = whole.min(self.room().saturating_sub(64));
                 let mut token = Vec::with_capacity(size);
                 token.extend_from_slice(&head[..head.len().min(size)]);
-                while !piece.is_empty() && token.len() + piece.len() <= size {
+                while !piece.is_empty() && token.len() + piece.len() + tail.len() <= size {
                     token.extend_from_slice(piece);
+                }
+                if token.len() + tail.len() <= size {
+                    token.extend_from_slice(tail);
                 }
                 match (op >> 3) % 3 {
                     0 => {
