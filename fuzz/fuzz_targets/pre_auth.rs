@@ -21,18 +21,19 @@
 //! a session lifetime); then each operation is a byte, see `Stream::op`.
 #![no_main]
 
+mod common;
+
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use kwire::{DecodeLimits, MessageEnum};
 use kwire_messages::frame::{frame_contents, RequestFrame, TrailingBytes};
 use kwire_messages::Request;
-use kwire_net::sasl::{
-    Credentials, Gate, Mechanism, RawGate, ScramCredential, ScramHash, ServerAuthenticator,
-    TokenValidator, UnsecuredValidator, Users,
-};
+use kwire_net::sasl::{Gate, RawGate, ServerAuthenticator, UnsecuredValidator};
 use kwire_net::server::{FrameReader, MemoryBudget, ServerError};
 use libfuzzer_sys::fuzz_target;
+
+use common::{Accounts, Input};
 
 /// Kafka's `sasl.server.max.receive.size`.
 const MAX_RECEIVE: usize = 512 << 10;
@@ -72,52 +73,9 @@ fn runtime() -> &'static tokio::runtime::Runtime {
     })
 }
 
-/// Deriving SCRAM keys is slow by design: once per process.
-fn users() -> &'static Users {
-    static USERS: OnceLock<Users> = OnceLock::new();
-    USERS.get_or_init(|| Users::new().with_user("alice", "secret").expect("a user"))
-}
-
-/// The one user; PLAIN compared as it is (the key derivation would only slow
-/// the fuzzing down); the validator if configured.
-struct Accounts {
-    validator: Option<UnsecuredValidator>,
-}
-
-impl Credentials for Accounts {
-    fn scram(&self, hash: ScramHash, username: &str) -> Option<ScramCredential> {
-        users().scram(hash, username)
-    }
-
-    fn plain(&self, username: &str, password: &str) -> bool {
-        username == "alice" && password == "secret"
-    }
-
-    fn token_validator(&self) -> Option<&dyn TokenValidator> {
-        self.validator.as_ref().map(|v| v as &dyn TokenValidator)
-    }
-}
-
-/// The input, read from the front; short reads give what is left.
-struct Input<'a>(&'a [u8]);
-
-impl<'a> Input<'a> {
-    fn byte(&mut self) -> Option<u8> {
-        let (&first, rest) = self.0.split_first()?;
-        self.0 = rest;
-        Some(first)
-    }
-
-    fn u16(&mut self) -> u16 {
-        u16::from_be_bytes([self.byte().unwrap_or(0), self.byte().unwrap_or(0)])
-    }
-
-    fn bytes(&mut self) -> &'a [u8] {
-        let len = usize::from(self.byte().unwrap_or(0)).min(self.0.len());
-        let (taken, rest) = self.0.split_at(len);
-        self.0 = rest;
-        taken
-    }
+/// Two bytes of the input, big-endian.
+fn u16(input: &mut Input) -> u16 {
+    u16::from_be_bytes([input.byte().unwrap_or(0), input.byte().unwrap_or(0)])
 }
 
 /// The client's byte stream, built from the input.
@@ -184,7 +142,7 @@ impl Stream {
             // (bytes), v2 (compact bytes, flexible) or bare (after SaslHandshake v0).
             3 => {
                 let (head, tail) = HEADS[usize::from(input.byte().unwrap_or(0)) % HEADS.len()];
-                let repeat = usize::from(input.u16());
+                let repeat = usize::from(u16(input));
                 let piece = input.bytes();
                 let whole = head.len() + piece.len() * repeat + tail.len();
                 let size = whole.min(self.room().saturating_sub(64));
@@ -248,14 +206,7 @@ fn uvarint(mut value: u64) -> Vec<u8> {
 }
 
 fn gate_for(config: u8) -> (ServerAuthenticator, Accounts) {
-    let mask = config & 0x0f;
-    let enabled: Vec<Mechanism> = Mechanism::ALL
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| mask == 0 || mask & (1 << i) != 0)
-        .map(|(_, m)| m)
-        .collect();
-    let gate = ServerAuthenticator::new(enabled);
+    let gate = ServerAuthenticator::new(common::enabled(config));
     let gate = match (config >> 5) & 3 {
         0 => gate,
         1 => gate.with_session_lifetime(Duration::from_millis(1)),

@@ -21,7 +21,8 @@
 //! connection ends the input.
 #![no_main]
 
-use std::sync::OnceLock;
+mod common;
+
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
@@ -31,13 +32,12 @@ use kwire_messages::{Request, Response};
 use kwire_net::sasl::oauthbearer::ClientInitialResponse;
 use kwire_net::sasl::{
     plain, ClientStep, Credentials, Gate, Mechanism, OAuthBearerToken, RawGate, SaslClient,
-    ScramCredential, ScramHash, ServerAuthenticator, TokenValidator, UnsecuredTokenBuilder,
-    UnsecuredValidator, Users,
+    ScramHash, ServerAuthenticator, UnsecuredTokenBuilder, UnsecuredValidator,
 };
 use libfuzzer_sys::fuzz_target;
 
-const USER: &str = "alice";
-const PASSWORD: &str = "secret";
+use common::{Accounts, Input, PASSWORD, USER};
+
 const SCOPE: &str = "kafka";
 const NAMES: [&str; 6] = [
     "PLAIN",
@@ -48,55 +48,10 @@ const NAMES: [&str; 6] = [
     "",
 ];
 
-/// Deriving SCRAM keys is slow by design: once per process.
-fn users() -> &'static Users {
-    static USERS: OnceLock<Users> = OnceLock::new();
-    USERS.get_or_init(|| Users::new().with_user(USER, PASSWORD).expect("a user"))
-}
-
-/// The one user, and the validator if configured. PLAIN compares the password
-/// as it is: the key derivation `Users` runs for it (to take as long for every
-/// name) would only slow the fuzzing down.
-struct Accounts {
-    validator: Option<UnsecuredValidator>,
-}
-
-impl Credentials for Accounts {
-    fn scram(&self, hash: ScramHash, username: &str) -> Option<ScramCredential> {
-        users().scram(hash, username)
-    }
-
-    fn plain(&self, username: &str, password: &str) -> bool {
-        username == USER && password == PASSWORD
-    }
-
-    fn token_validator(&self) -> Option<&dyn TokenValidator> {
-        self.validator.as_ref().map(|v| v as &dyn TokenValidator)
-    }
-}
-
 fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// The input, read from the front; short reads give what is left.
-struct Input<'a>(&'a [u8]);
-
-impl<'a> Input<'a> {
-    fn byte(&mut self) -> Option<u8> {
-        let (&first, rest) = self.0.split_first()?;
-        self.0 = rest;
-        Some(first)
-    }
-
-    fn bytes(&mut self) -> &'a [u8] {
-        let len = usize::from(self.byte().unwrap_or(0)).min(self.0.len());
-        let (taken, rest) = self.0.split_at(len);
-        self.0 = rest;
-        taken
-    }
 }
 
 struct Connection {
@@ -114,13 +69,7 @@ struct Connection {
 
 impl Connection {
     fn new(config: u8) -> Self {
-        let mask = config & 0x0f;
-        let enabled: Vec<Mechanism> = Mechanism::ALL
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| mask == 0 || mask & (1 << i) != 0)
-            .map(|(_, m)| m)
-            .collect();
+        let enabled = common::enabled(config);
         let validator = (config & 0x10 != 0).then(|| {
             let validator = UnsecuredValidator::new();
             if config & 0x80 != 0 {

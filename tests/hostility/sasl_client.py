@@ -58,6 +58,21 @@ class Authenticated:
             self.code, self.message, len(self.auth_bytes))
 
 
+def _sized(payload, at, compact, prefix):
+    """A nullable string's or bytes' contents at `at` (None for null) and where
+    it ends: a compact length (unsigned varint, length + 1) in flexible versions,
+    else a big-endian int of `prefix` (">h" for strings, ">i" for bytes)."""
+    if compact:
+        size, at = read_uvarint(payload, at)
+        size -= 1
+    else:
+        size = struct.unpack(prefix, payload[at:at + struct.calcsize(prefix)])[0]
+        at += struct.calcsize(prefix)
+    if size < 0:
+        return None, at
+    return payload[at:at + size], at + size
+
+
 def authenticate_answer(payload, version=1):
     """The fields of a SaslAuthenticate response at `version` (0-2)."""
     at = 4  # the correlation id
@@ -65,24 +80,11 @@ def authenticate_answer(payload, version=1):
         _, at = read_uvarint(payload, at)
     code = struct.unpack(">h", payload[at:at + 2])[0]
     at += 2
-    if version >= 2:
-        size, at = read_uvarint(payload, at)
-        size -= 1
-    else:
-        size = struct.unpack(">h", payload[at:at + 2])[0]
-        at += 2
-    message = None if size < 0 else payload[at:at + size].decode(errors="replace")
-    at += max(size, 0)
-    if version >= 2:
-        size, at = read_uvarint(payload, at)
-        size -= 1
-    else:
-        size = struct.unpack(">i", payload[at:at + 4])[0]
-        at += 4
-    auth_bytes = payload[at:at + max(size, 0)]
-    at += max(size, 0)
+    message, at = _sized(payload, at, version >= 2, ">h")
+    message = None if message is None else message.decode(errors="replace")
+    auth_bytes, at = _sized(payload, at, version >= 2, ">i")
     lifetime = struct.unpack(">q", payload[at:at + 8])[0] if version >= 1 else 0
-    return Authenticated(code, message, auth_bytes, lifetime)
+    return Authenticated(code, message, auth_bytes or b"", lifetime)
 
 
 # --------------------------------------------------------------- mechanisms --

@@ -130,6 +130,15 @@ pub enum SaslError {
 }
 
 impl SaslError {
+    /// [`TooLarge`](Self::TooLarge) if `len` is over `max`: every mechanism
+    /// checks a message's size so, before it reads anything of it.
+    pub(crate) fn check_len(what: &'static str, len: usize, max: usize) -> Result<(), SaslError> {
+        if len > max {
+            return Err(SaslError::TooLarge { what, len, max });
+        }
+        Ok(())
+    }
+
     /// The Kafka error code a broker answers this failure with, in the
     /// SaslHandshake or SaslAuthenticate response: UNSUPPORTED_SASL_MECHANISM
     /// (OAUTHBEARER without a validator included),

@@ -32,9 +32,7 @@ pub fn message(username: &str, password: &str) -> Result<Vec<u8>, SaslError> {
         return Err(malformed("a NUL inside the user name or password".into()));
     }
     let len = 2 + username.len() + password.len();
-    if len > MAX_MESSAGE {
-        return Err(too_large(len));
-    }
+    SaslError::check_len(WHAT, len, MAX_MESSAGE)?;
     Ok(format!("\0{username}\0{password}").into_bytes())
 }
 
@@ -76,9 +74,7 @@ impl std::fmt::Debug for PlainCredentials {
 /// assert!(matches!(plain::parse(&huge), Err(SaslError::TooLarge { .. })));
 /// ```
 pub fn parse(message: &[u8]) -> Result<PlainCredentials, SaslError> {
-    if message.len() > MAX_MESSAGE {
-        return Err(too_large(message.len()));
-    }
+    SaslError::check_len(WHAT, message.len(), MAX_MESSAGE)?;
     let text = std::str::from_utf8(message).map_err(|_| malformed("not UTF-8".into()))?;
     // Three parts taken one by one: a message of NULs must not cost a slice
     // per NUL, so the parts after the third are not even counted.
@@ -101,19 +97,11 @@ pub fn parse(message: &[u8]) -> Result<PlainCredentials, SaslError> {
     })
 }
 
-fn too_large(len: usize) -> SaslError {
-    SaslError::TooLarge {
-        what: "PLAIN message",
-        len,
-        max: MAX_MESSAGE,
-    }
-}
+/// What the errors call the message.
+const WHAT: &str = "PLAIN message";
 
 fn malformed(detail: String) -> SaslError {
-    SaslError::Malformed {
-        what: "PLAIN message",
-        detail,
-    }
+    SaslError::Malformed { what: WHAT, detail }
 }
 
 #[cfg(test)]
@@ -152,7 +140,7 @@ mod tests {
         assert_eq!(
             parse(&over),
             Err(SaslError::TooLarge {
-                what: "PLAIN message",
+                what: WHAT,
                 len: MAX_MESSAGE + 1,
                 max: MAX_MESSAGE
             })

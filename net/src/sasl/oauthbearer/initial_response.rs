@@ -113,13 +113,7 @@ impl ClientInitialResponse {
     /// [`MAX_EXTENSIONS`](Self::MAX_EXTENSIONS) extensions. No error repeats
     /// the token.
     pub fn parse(message: &[u8]) -> Result<Self, SaslError> {
-        if message.len() > Self::MAX_LEN {
-            return Err(SaslError::TooLarge {
-                what: "OAUTHBEARER client message",
-                len: message.len(),
-                max: Self::MAX_LEN,
-            });
-        }
+        SaslError::check_len("OAUTHBEARER client message", message.len(), Self::MAX_LEN)?;
         let text = std::str::from_utf8(message).map_err(|_| malformed("not UTF-8".into()))?;
         let (flag, rest) = text
             .split_once(',')

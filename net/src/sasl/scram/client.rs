@@ -245,14 +245,7 @@ impl ScramClient {
 
 /// Refuses a server message over [`ScramClient::MAX_SERVER_MESSAGE`].
 fn check_len(message: &[u8], what: &'static str) -> Result<(), SaslError> {
-    if message.len() > ScramClient::MAX_SERVER_MESSAGE {
-        return Err(SaslError::TooLarge {
-            what,
-            len: message.len(),
-            max: ScramClient::MAX_SERVER_MESSAGE,
-        });
-    }
-    Ok(())
+    SaslError::check_len(what, message.len(), ScramClient::MAX_SERVER_MESSAGE)
 }
 
 #[cfg(test)]

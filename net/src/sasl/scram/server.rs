@@ -320,14 +320,7 @@ impl ScramServer {
 
 /// Refuses a client message over [`ScramServer::MAX_CLIENT_MESSAGE`].
 fn check_len(message: &[u8], what: &'static str) -> Result<(), SaslError> {
-    if message.len() > ScramServer::MAX_CLIENT_MESSAGE {
-        return Err(SaslError::TooLarge {
-            what,
-            len: message.len(),
-            max: ScramServer::MAX_CLIENT_MESSAGE,
-        });
-    }
-    Ok(())
+    SaslError::check_len(what, message.len(), ScramServer::MAX_CLIENT_MESSAGE)
 }
 
 /// Splits `gs2-header` (`n,,` or `y,,` or `n,a=NAME,`) from the bare message.
