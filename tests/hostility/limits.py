@@ -12,6 +12,13 @@ attacks.py (`probe(ctx) -> Outcome`, a bystander asking ApiVersions meanwhile):
   client is still answered, the connections idle longest evicted to admit it.
 - upstream timeout: the broker behind a proxy is stopped (SIGSTOP); a client with
   a request in flight is closed within --request-timeout-ms (+ slack).
+- prefixes (issue 29): 30 connections each declare a 100 MiB frame and send 10
+  bytes of it; the server's memory follows the bytes, not the declared lengths,
+  and its small-request reserve is at most its request budget.
+- a wait for the budget (issue 29) counts toward the idle timeout: a connection
+  waiting behind two that hold the budget and send nothing is closed on time.
+- connection rates (issue 29): --connection-creation-rate refuses an address's
+  connections past it; --max-connection-creation-rate makes accepting wait.
 
 Bounded: fixed counts, a deadline on every wait, every socket closed at the end."""
 
@@ -390,5 +397,170 @@ def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
         stop_all((proxy, broker))  # continues the broker first if it is stopped
 
 
+# -------------------------------------------------- prefixes and the budget --
+
+def _logged_figure(server, name):
+    """A figure the server states in its log at start (`name=N`)."""
+    with open(server.log.name, errors="replace") as log:
+        found = re.search(r"\b%s=(\d+)" % name, log.read())
+    if found is None:
+        raise RuntimeError("no %s in %s" % (name, server.log.name))
+    return int(found.group(1))
+
+
+def prefix_memory(ctx, count=30, address_space_mib=1536):
+    """`count` connections each declare a 100 MiB frame (ApiVersions padded) and
+    send its first 10 bytes, then nothing, with a request budget that covers them
+    all (4 GiB) and the broker's address space capped at 1.5 GiB: it stays alive,
+    answers, and within SMALL_LIMIT_MIB, since a buffer grows with the bytes that
+    arrive, not with the length declared (a 100 MiB buffer for each prefix, 3 GiB
+    of address space, aborted it: Rust aborts when an allocation fails)."""
+    front = ctx.broker("--queued-max-request-bytes", str(4096 * MiB),
+                       address_space_mib=address_space_mib)
+    servers = (front,)
+    out = Outcome("%d x 100 MiB prefixes, 10 bytes, %d MiB of address space"
+                  % (count, address_space_mib), front.name, SMALL_LIMIT_MIB)
+    socks, bystander = [], None
+    try:
+        bystander = Bystander(front.address)
+        whole = requests.api_versions(1)
+        head = requests.declaring(whole, FRAME - (len(whole) - 4))[:14]
+        for _ in range(count):
+            sock = connect(front.address)
+            socks.append(sock)
+            sock.sendall(head)
+        time.sleep(2)
+        answered = ask(front.address, requests.api_versions(2))
+        out.closed = "%d holding, %s" % (count, "a new client answered" if answered else "-")
+        if answered is None:
+            out.problems.append("a new client not answered while they held")
+        return out.finish(front, bystander)
+    finally:
+        _stop_bystander(bystander)
+        _close_all(socks)
+        stop_all(servers)
+
+
+def budget_wait_idle(ctx, idle_ms=3000, slack=1.5):
+    """A 2 MiB request budget held by two connections that each declare a 1 MiB
+    frame and send nothing more; a third declares one too and waits for the
+    budget. Every one is closed within idle_ms + slack of connecting: the wait is
+    no activity (it was: the third was lent its wait, and closed twice as late)."""
+    flags = ("--queued-max-request-bytes", str(2 * MiB + 8), "--socket-request-max-bytes",
+             str(MiB), "--small-request-max-bytes", "1024", "--connections-max-idle-ms",
+             str(idle_ms))
+    front, servers = ctx.start(False, flags)
+    out = Outcome("a wait for the budget, idle", front.name, SMALL_LIMIT_MIB)
+    socks, bystander = [], None
+    try:
+        bystander = Bystander(front.address)
+        whole = requests.api_versions(1)
+        head = requests.declaring(whole, MiB - (len(whole) - 4))[:10]
+        opened = []
+        for _ in range(3):
+            sock = connect(front.address, timeout=idle_ms / 1000 + 10)
+            sock.sendall(head)
+            socks.append(sock)
+            opened.append(time.monotonic())
+            time.sleep(0.2)  # the first two take the budget, the third waits
+        closed_after = []
+        for sock, at in zip(socks, opened):
+            try:
+                end = sock.recv(64)
+            except OSError:
+                end = b""
+            closed_after.append(time.monotonic() - at)
+            if end:
+                out.problems.append("a holder was answered")
+        out.closed = "closed after %s s" % ", ".join("%.2f" % t for t in closed_after)
+        late = [t for t in closed_after if not idle_ms / 1000 - 0.5 <= t <= idle_ms / 1000 + slack]
+        if late:
+            out.problems.append("closed after %s s, not %.1f-%.1f s" % (
+                ", ".join("%.2f" % t for t in late), idle_ms / 1000 - 0.5,
+                idle_ms / 1000 + slack))
+        return out.finish(front, bystander)
+    finally:
+        _stop_bystander(bystander)
+        _close_all(socks)
+        stop_all(servers)
+
+
+def _ask_many(address, count):
+    """`count` connections opened at once, each asking ApiVersions: when each was
+    answered (s after the first was opened), or None if closed unanswered."""
+    started = time.monotonic()
+    results = [None] * count
+
+    def one(i):
+        try:
+            with connect(address, timeout=15) as sock:
+                sock.sendall(requests.api_versions(i + 1))
+                if read_frame(sock) is not None:
+                    results[i] = time.monotonic() - started
+        except OSError:
+            pass
+
+    threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    return results
+
+
+def connection_rates(ctx, per_ip=10, in_all=20):
+    """--connection-creation-rate (Kafka's per-IP connection_creation_rate quota):
+    40 connections at once from one address, about `per_ip` answered and the rest
+    closed unanswered, a new one answered a second later. Then
+    --max-connection-creation-rate (in all): 60 connections at once all answered,
+    the last no sooner than 1.5 s after the first (a second's worth at once, then
+    `in_all` a second), as accepting waits. And, at the defaults, the reserve for
+    small requests the server states is at most its request budget (it was 1.2
+    GiB beside 512 MiB at 20,000 connections)."""
+    out = Outcome("connection creation rates", "broker", SMALL_LIMIT_MIB)
+    front, servers = ctx.start(False, ("--connection-creation-rate", str(per_ip)))
+    try:
+        reserve = _logged_figure(front, "small_request_reserve_bytes")
+        budget = _logged_figure(front, "queued_max_request_bytes")
+        if reserve > budget:
+            out.problems.append("the small-request reserve (%d MiB) is more than the request "
+                                "budget (%d MiB)" % (reserve // MiB, budget // MiB))
+        got = _ask_many(front.address, 40)
+        answered = sum(1 for t in got if t is not None)
+        time.sleep(1.2)
+        later = ask(front.address, requests.api_versions(99))
+        figures = ["reserve %d MiB, budget %d MiB" % (reserve // MiB, budget // MiB),
+                   "per IP %d/s: %d/40 answered" % (per_ip, answered)]
+        if not per_ip <= answered <= per_ip + 3:
+            out.problems.append("%d of 40 answered at --connection-creation-rate %d"
+                                % (answered, per_ip))
+        if later is None:
+            out.problems.append("a connection a second later not answered")
+        out.closed = "; ".join(figures)
+        out.finish(front)
+    finally:
+        stop_all(servers)
+    if out.problems:
+        return out
+    front, servers = ctx.start(False, ("--max-connection-creation-rate", str(in_all)))
+    try:
+        got = _ask_many(front.address, 60)
+        answered = [t for t in got if t is not None]
+        last = max(answered, default=0.0)
+        figures.append("in all %d/s: %d/60 answered, the last after %.2f s"
+                       % (in_all, len(answered), last))
+        if len(answered) < 60:
+            out.problems.append("%d of 60 answered at --max-connection-creation-rate %d"
+                                % (len(answered), in_all))
+        if last < 1.5:
+            out.problems.append("60 connections answered in %.2f s at %d a second"
+                                % (last, in_all))
+        out.closed = "; ".join(figures)
+        return out.finish(front)
+    finally:
+        stop_all(servers)
+
+
 PROBES = [memory_budget, memory_budget_proxied, idle_timeout, idle_timeout_proxied,
-          connection_limit_proxied, upstream_timeout]
+          connection_limit_proxied, upstream_timeout, prefix_memory, budget_wait_idle,
+          connection_rates]

@@ -6,6 +6,7 @@ A server whose resident memory passes the ceiling is killed at once (so that a
 probe that finds a leak cannot take the machine with it) and the probe fails."""
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -54,15 +55,22 @@ def open_fds(pid):
 class Server:
     """One server process. `with Server.broker(...) as s:` stops it at the end."""
 
-    def __init__(self, name, args, log):
+    def __init__(self, name, args, log, address_space_mib=None):
+        """Starts kwire-`name` with `args`; `address_space_mib` caps its address
+        space (RLIMIT_AS), where an allocation past it fails at once."""
         self.name = name
         self.log = open(log, "wb")
         # Its stdout (the "listening on" line, the proxy's table at the end) to a
         # file, so that nothing it prints can fill a pipe nobody reads.
         out = log + ".out"
         with open(out, "wb") as stdout:
+            cap = None
+            if address_space_mib is not None:
+                size = address_space_mib * 1024 * 1024
+                cap = lambda: resource.setrlimit(resource.RLIMIT_AS, (size, size))  # noqa: E731
             self.proc = subprocess.Popen([procs.ours(name)] + args, stdout=stdout,
-                                         stderr=self.log, start_new_session=True)
+                                         stderr=self.log, start_new_session=True,
+                                         preexec_fn=cap)
         self._watching = False
         try:
             port = procs.wait_listening(self.proc, out, 30)
@@ -77,8 +85,8 @@ class Server:
         self._watch.start()
 
     @classmethod
-    def broker(cls, log, *extra):
-        return cls("broker", ["--listen", "127.0.0.1:0"] + list(extra), log)
+    def broker(cls, log, *extra, address_space_mib=None):
+        return cls("broker", ["--listen", "127.0.0.1:0"] + list(extra), log, address_space_mib)
 
     @classmethod
     def proxy(cls, upstream, log, *extra):

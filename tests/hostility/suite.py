@@ -35,8 +35,9 @@ class Context:
         self.started += 1
         return os.path.join(self.logs, "%s-%s-%d.log" % (self.probe, name, self.started))
 
-    def broker(self, *extra):
-        return servers.Server.broker(self._log("broker"), *extra)
+    def broker(self, *extra, address_space_mib=None):
+        return servers.Server.broker(self._log("broker"), *extra,
+                                     address_space_mib=address_space_mib)
 
     def proxied(self, *extra, broker_flags=()):
         """(proxy, broker): our proxy, started with `extra`, in front of a broker of
