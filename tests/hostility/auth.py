@@ -41,7 +41,7 @@ from limits import _close_all, _stop_bystander
 from sasl_client import (ILLEGAL_SASL_STATE, LoggedIn, LoginFailed, Session,
                          authenticate_answer, handshake_answer, logged_in, percentile,
                          plain_token, scram_attributes, scram_credential)
-from servers import Bystander, connect, read_frame, stop_all
+from servers import Bystander, connect, logged_figure, read_frame, stop_all
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -641,6 +641,7 @@ def plain_guessing(ctx, proxied=False, guessers=4, seconds=5.0):
         if not took:
             out.problems.append("no guess answered (%d connection errors)" % guesses.errors)
         if not proxied:
+            _many_guessers(front, out, figures)
             what, problem = _reauth_unconfigured(front.address)
             figures.append("re-auth unset: %s" % what)
             if problem:
@@ -658,6 +659,22 @@ def plain_guessing(ctx, proxied=False, guessers=4, seconds=5.0):
     finally:
         _stop_bystander(bystander)
         stop_all(started)
+
+
+def _many_guessers(broker, out, figures, guessers=48, seconds=4.0, slack=0.5):
+    """`guessers` connections at a time guessing PLAIN for `seconds`: the broker
+    spends at most its authentication threads (as it states them at start) and
+    `slack` of a core on them, since every key derivation runs in that bounded
+    pool (on the runtime's threads, they took every core: 1.85 of 2)."""
+    threads = logged_figure(broker, "sasl_server_authentication_threads")
+    cpu_before, started = _cpu_seconds(broker.proc.pid), time.monotonic()
+    guesses = _Guesses(broker.address, guessers, seconds).join()
+    cores = (_cpu_seconds(broker.proc.pid) - cpu_before) / (time.monotonic() - started)
+    figures.append("%d at a time: %.0f/s, %.2f cores (%d authentication threads)" % (
+        guessers, len(guesses.took) / guesses.elapsed, cores, threads))
+    if cores > threads + slack:
+        out.problems.append("%d guessers took %.2f cores of the broker, past its %d "
+                            "authentication threads" % (guessers, cores, threads))
 
 
 def _reauth_probes(ctx, out, figures):

@@ -33,7 +33,7 @@ import time
 
 import requests
 from attacks import Outcome
-from servers import Bystander, ask, connect, read_frame, stop_all
+from servers import Bystander, ask, connect, logged_figure, read_frame, stop_all
 
 MiB = 1024 * 1024
 FRAME = 100 * MiB  # socket.request.max.bytes's default: the largest frame a server takes
@@ -257,15 +257,6 @@ def idle_timeout_proxied(ctx):
 
 # -------------------------------------------------------------- connections --
 
-def _max_connections(server):
-    """The connection limit the server states in its log at start."""
-    with open(server.log.name, errors="replace") as log:
-        found = re.search(r"max_connections=(\d+)", log.read())
-    if found is None:
-        raise RuntimeError("no max_connections in %s" % server.log.name)
-    return int(found.group(1))
-
-
 def connection_limit_proxied(ctx):
     """OVER_LIMIT more silent connections than the proxy's limit (its own, from
     the descriptors it may open, or MAX_CLIENTS where that is more, so that the
@@ -278,7 +269,7 @@ def connection_limit_proxied(ctx):
     out = Outcome("connections over the limit", front.name, SMALL_LIMIT_MIB)
     socks, sel, bystander = [], selectors.DefaultSelector(), None
     try:
-        limit = _max_connections(front)
+        limit = logged_figure(front, "max_connections")
         count = limit + OVER_LIMIT
         if count + 64 > soft:
             raise RuntimeError("%d connections need more descriptors than %d" % (count, soft))
@@ -399,15 +390,6 @@ def upstream_timeout(ctx, timeout_ms=3000, slack=1.0):
 
 # -------------------------------------------------- prefixes and the budget --
 
-def _logged_figure(server, name):
-    """A figure the server states in its log at start (`name=N`)."""
-    with open(server.log.name, errors="replace") as log:
-        found = re.search(r"\b%s=(\d+)" % name, log.read())
-    if found is None:
-        raise RuntimeError("no %s in %s" % (name, server.log.name))
-    return int(found.group(1))
-
-
 def prefix_memory(ctx, count=30, address_space_mib=1536):
     """`count` connections each declare a 100 MiB frame (ApiVersions padded) and
     send its first 10 bytes, then nothing, with a request budget that covers them
@@ -520,8 +502,8 @@ def connection_rates(ctx, per_ip=10, in_all=20):
     out = Outcome("connection creation rates", "broker", SMALL_LIMIT_MIB)
     front, servers = ctx.start(False, ("--connection-creation-rate", str(per_ip)))
     try:
-        reserve = _logged_figure(front, "small_request_reserve_bytes")
-        budget = _logged_figure(front, "queued_max_request_bytes")
+        reserve = logged_figure(front, "small_request_reserve_bytes")
+        budget = logged_figure(front, "queued_max_request_bytes")
         if reserve > budget:
             out.problems.append("the small-request reserve (%d MiB) is more than the request "
                                 "budget (%d MiB)" % (reserve // MiB, budget // MiB))

@@ -6,6 +6,7 @@ A server whose resident memory passes the ceiling is killed at once (so that a
 probe that finds a leak cannot take the machine with it) and the probe fails."""
 
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -126,6 +127,16 @@ class Server:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def logged_figure(server, name):
+    """A figure the server states in its log at start (`name=N`), such as the
+    limits it settled on."""
+    with open(server.log.name, errors="replace") as log:
+        found = re.search(r"\b%s=(\d+)" % name, log.read())
+    if found is None:
+        raise RuntimeError("no %s in %s" % (name, server.log.name))
+    return int(found.group(1))
 
 
 def stop_all(started):
