@@ -88,12 +88,13 @@ pub async fn run(
     // With SASL terminated here, the client logs in before the proxy does any
     // work for it: no upstream connection until it asks ApiVersions (or has
     // logged in), and the proxy's own login upstream only once it has.
-    let mut opened = None;
+    let (mut opened, mut answered) = (None, None);
     if let Some(sasl) = &proxy.security.client_sasl {
         let sides = terminate::Sides {
             client: &mut client_frames,
             to_client: &mut to_client,
             upstream: &mut opened,
+            answered: &mut answered,
             address: &upstream,
         };
         match terminate::authenticate(sasl, sides, &proxy).await {
@@ -130,7 +131,10 @@ pub async fn run(
         None => None,
         Some(login) => {
             let timeout = limits.request_timeout;
-            match Session::open(&mut server_frames, &mut to_server, login, timeout).await {
+            let answered = answered.as_ref();
+            let opening =
+                Session::open(&mut server_frames, &mut to_server, login, answered, timeout);
+            match opening.await {
                 Ok(session) => {
                     match session.logged_in.session_lifetime {
                         Some(lifetime) => debug!(

@@ -1,6 +1,8 @@
 //! The proxy's own login to an upstream broker (`--upstream-sasl`): ApiVersions
-//! to learn the SaslHandshake and SaslAuthenticate versions, SaslHandshake v1,
-//! then SaslAuthenticate until the mechanism is done; and, when the broker
+//! to learn the SaslHandshake and SaslAuthenticate versions (unless the broker
+//! answered the client's ApiVersions on that connection already: Kafka's takes
+//! only one), SaslHandshake v1, then SaslAuthenticate until the mechanism is
+//! done; and, when the broker
 //! limits the session (KIP-368 `session_lifetime_ms`), the handshake and
 //! exchange again before it ends.
 //!
@@ -15,9 +17,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use kwire::KafkaString;
-use kwire_messages::api::ApiVersionsRequest;
+use kwire_messages::api::{ApiVersionsRequest, ApiVersionsResponse};
 use kwire_messages::{frame, ApiKey, Request, RequestHeader, Response};
-use kwire_net::negotiation::{first_api_versions_version, next_step, NextStep};
+use kwire_net::negotiation::{first_api_versions_version, next_step, Negotiated, NextStep};
 use kwire_net::sasl::{ClientLogin, Login, LoginError, LoginStep, LoginVersions};
 use kwire_net::server::FrameReader;
 use tokio::time::Instant;
@@ -76,6 +78,33 @@ impl Exchange {
         (exchange, Step::Send(api_versions(version), version))
     }
 
+    /// A first login on a connection where the broker has answered an
+    /// ApiVersions already (the client's, before it logged in at the proxy):
+    /// starts with SaslHandshake, at the versions of `answer`.
+    ///
+    /// Kafka's broker takes one ApiVersions before SASL: a second one, in the
+    /// state that awaits SaslHandshake, closes the connection
+    /// (`IllegalSaslStateException`).
+    pub fn log_in_after(
+        login: &Login,
+        answer: &ApiVersionsResponse,
+    ) -> Result<(Exchange, Step), ProxyError> {
+        Exchange::start_sasl(login, &Negotiated::with_broker(answer))
+    }
+
+    /// SaslHandshake, at the versions `negotiated` settled.
+    fn start_sasl(login: &Login, negotiated: &Negotiated) -> Result<(Exchange, Step), ProxyError> {
+        let (client, first) = LoginVersions::negotiated(negotiated)
+            .and_then(|versions| ClientLogin::start(login, versions))
+            .map_err(|e| failed(login, e))?;
+        let versions = client.versions();
+        let exchange = Exchange {
+            login: login.clone(),
+            state: State::Sasl(client),
+        };
+        Ok((exchange, step(first, versions)))
+    }
+
     /// A login again on a connection logged in before (at `versions`): starts
     /// with SaslHandshake.
     pub fn log_in_again(login: &Login, versions: LoggedIn) -> Result<(Exchange, Step), ProxyError> {
@@ -104,12 +133,9 @@ impl Exchange {
                         Ok(Step::Send(api_versions(version), version))
                     }
                     NextStep::Done(negotiated) => {
-                        let (client, first) = LoginVersions::negotiated(&negotiated)
-                            .and_then(|versions| ClientLogin::start(&self.login, versions))
-                            .map_err(|e| failed(&self.login, e))?;
-                        let versions = client.versions();
-                        self.state = State::Sasl(client);
-                        Ok(step(first, versions))
+                        let (started, first) = Exchange::start_sasl(&self.login, &negotiated)?;
+                        *self = started;
+                        Ok(first)
                     }
                 }
             }
@@ -208,14 +234,19 @@ pub struct Session<'a> {
 
 impl<'a> Session<'a> {
     /// Logs in on a connection just opened, each answer awaited at most
-    /// `timeout`.
+    /// `timeout`: from ApiVersions, or from SaslHandshake when the broker has
+    /// `answered` one there already.
     pub async fn open(
         frames: &mut FrameReader<Reader>,
         to: &mut Writer,
         login: &'a Login,
+        answered: Option<&ApiVersionsResponse>,
         timeout: Duration,
     ) -> Result<Session<'a>, ProxyError> {
-        let (exchange, step) = Exchange::log_in(login);
+        let (exchange, step) = match answered {
+            Some(answer) => Exchange::log_in_after(login, answer)?,
+            None => Exchange::log_in(login),
+        };
         let logged_in = drive(frames, to, exchange, step, timeout).await?;
         Ok(Session {
             login,

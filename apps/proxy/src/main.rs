@@ -80,7 +80,9 @@
 //!     SCRAM-SHA-512) logs in to every broker with the proxy's own credentials
 //!     once its client has logged in at the proxy, before anything of the
 //!     client's but ApiVersions is forwarded:
-//!     ApiVersions, SaslHandshake v1, SaslAuthenticate (`login.rs`). A failed
+//!     ApiVersions (unless the broker answered the client's on that connection:
+//!     Kafka's takes one before SASL), SaslHandshake v1, SaslAuthenticate
+//!     (`login.rs`). A failed
 //!     login closes the client, the reason logged. When the broker limits the
 //!     session (KIP-368), the proxy logs in again at 90 % of it, between the
 //!     client's requests. It needs `--sasl-user`: the proxy lends its

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use kwire_messages::api::api_versions::ApiVersion;
+use kwire_messages::api::api_versions::{ApiVersion, ApiVersionsResponse};
 use kwire_messages::frame::{self, frame_contents, RequestFrame};
 use kwire_messages::{ApiKey, Response, ResponseHeader};
 use kwire_net::sasl::{Gate, RawGate};
@@ -52,6 +52,12 @@ pub struct Sides<'a> {
     pub to_client: &'a mut Writer,
     /// The upstream connection, once the client's ApiVersions has opened it.
     pub upstream: &'a mut Option<Upstream>,
+    /// The broker's answer to the client's ApiVersions on `upstream`, as the
+    /// broker wrote it, once it accepted one (error 0). Kafka's broker then
+    /// awaits SaslHandshake and closes a connection that asks ApiVersions
+    /// again, so the proxy's own login there starts at SaslHandshake, at the
+    /// versions read from it.
+    pub answered: &'a mut Option<ApiVersionsResponse>,
     /// Where it goes.
     pub address: &'a BrokerAddress,
 }
@@ -209,15 +215,23 @@ async fn forward_api_versions(
     if received != sent {
         return Err(ProxyError::UnexpectedResponse { sent, received });
     }
-    let out = offering_sasl(&answer, version, proxy)?;
+    let (out, accepted) = offering_sasl(&answer, version, proxy)?;
+    if accepted.is_some() {
+        *sides.answered = accepted;
+    }
     io::write_frame(sides.to_client, &out).await?;
     Ok(())
 }
 
 /// The ApiVersions answer `frame`, checked and counted, with the SASL APIs the
 /// proxy answers in place of the broker's; as it came if it does not read, or
-/// does not re-encode to itself, or is an error (the v0 fallback).
-fn offering_sasl(frame: &Bytes, version: i16, proxy: &Proxy) -> Result<Bytes, ProxyError> {
+/// does not re-encode to itself, or is an error (the v0 fallback). With it, the
+/// broker's own answer when it accepted the request (error 0).
+fn offering_sasl(
+    frame: &Bytes,
+    version: i16,
+    proxy: &Proxy,
+) -> Result<(Bytes, Option<ApiVersionsResponse>), ProxyError> {
     let key = ApiKey::ApiVersions.key();
     let mut counts = ApiCounts::response(frame.len());
     let mut decoded = match verify::read_response(frame, key, version) {
@@ -229,8 +243,12 @@ fn offering_sasl(frame: &Bytes, version: i16, proxy: &Proxy) -> Result<Bytes, Pr
             );
             log_hex(frame, None);
             count_undecodable(proxy, key, counts);
-            return Ok(frame.clone());
+            return Ok((frame.clone(), None));
         }
+    };
+    let accepted = match &decoded.body {
+        Response::ApiVersions(answer) if answer.error_code == 0 => Some(answer.clone()),
+        _ => None,
     };
     let mut out = frame.clone();
     match verify::check_response(frame, &decoded) {
@@ -258,7 +276,7 @@ fn offering_sasl(frame: &Bytes, version: i16, proxy: &Proxy) -> Result<Bytes, Pr
         }
     }
     proxy.stats.count(key, |total| total.add(&counts));
-    Ok(out)
+    Ok((out, accepted))
 }
 
 /// Puts the proxy's SaslHandshake and SaslAuthenticate versions in `apis` in
