@@ -10,6 +10,8 @@ Standard library only.
 
 import json
 import os
+import subprocess
+import sys
 
 import procs
 
@@ -24,6 +26,7 @@ CLIENTS = {
     "aiokafka": ("aiokafka_client.py", "python", CODECS),
     "kafkajs": ("kafkajs_client.js", "node", CODECS),
     "kcat": ("kcat_client.py", "python", CODECS),
+    "java": ("java_client.py", "python", CODECS),
 }
 KILL_MARGIN = 10.0  # seconds past --timeout before the driver kills a client
 
@@ -71,6 +74,13 @@ def missing_clients(names, env):
             out[n] = "clients/%s does not exist" % prog
         elif runtime == "node" and not env.node:
             out[n] = "node (or kafkajs in node-producers) is not installed"
+        elif n == "java":
+            # Compiled (and its classpath resolved) here, once, rather than
+            # inside the first run's timeout; cached after that.
+            r = subprocess.run([sys.executable, program(n), "build"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            if r.returncode != 0:
+                out[n] = "the Java client did not build: %s" % r.stdout.strip()[-500:]
     return out
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The interop matrix: five real clients against three broker setups.
+"""The interop matrix: six real clients against three broker setups.
 
     tests/interop/run [--setups kafka-wire,tansu,noida-db] [--clients a,b,...]
                       [--codecs none,gzip,...] [--count 1000] [--direct]
@@ -60,7 +60,7 @@ import verify  # noqa: E402
 # reported as an unexpected pass). Patterns are fnmatch patterns.
 #   setup:  kafka-wire | tansu | noida-db
 #   role:   producer | consumer | *      (which client of the cell `client` names)
-#   client: kafka-python | confluent-kafka | aiokafka | kafkajs | kcat
+#   client: kafka-python | confluent-kafka | aiokafka | kafkajs | kcat | java
 #   mode:   produce | assign | group     (a producer limit with mode "produce"
 #                                         covers the produce run and its cells)
 #   codec:  none | gzip | snappy | lz4 | zstd
