@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INTEROP = os.path.join(HERE, "..", "interop")
 sys.path.insert(0, os.path.join(INTEROP, "matrix"))
 import spec  # noqa: E402
-from sasl_clients import COUNT, OAUTHBEARER, USER, Kcat, messages  # noqa: E402
+from sasl_clients import COUNT, OAUTHBEARER, USER, KafkaJs, Kcat, messages  # noqa: E402
 
 KCAT_216 = os.path.join(INTEROP, "kcat-librdkafka-2.16.sh")
 JAVA_CLIENT = os.path.join(INTEROP, "matrix", "clients", "java_client.py")
@@ -39,6 +39,18 @@ class Kcat216(Kcat):
         return args
 
 
+class KafkaJsSaid(KafkaJs):
+    """kafkajs 2.2.4 (kafkajs_sasl.js), keeping what its last run said on
+    stderr, for a failed cell's line."""
+
+    stderr = ""
+
+    def _run(self, *args):
+        run = super()._run(*args)
+        self.stderr = run.stderr.decode(errors="replace")
+        return run
+
+
 class JavaClient:
     """Kafka's Java client (kafka-clients 4.4.0), by the interop matrix's
     java_client.py: an idempotent producer (acks=all) of the matrix's
@@ -48,6 +60,7 @@ class JavaClient:
     # Each run's --timeout: a refused producer waits out max.block.ms, which
     # the program derives from it, so a cell that expects a refusal lowers it.
     timeout = JAVA_TIMEOUT
+    stderr = ""
 
     def __init__(self, bootstrap, protocol="SASL_PLAINTEXT", ca=None):
         self.bootstrap, self.protocol, self.ca = bootstrap, protocol, ca
@@ -70,14 +83,17 @@ class JavaClient:
         try:
             run = subprocess.run(argv, capture_output=True, timeout=self.timeout + 20)
         except subprocess.TimeoutExpired:
-            return None, [], "killed after %d s" % (self.timeout + 20)
+            self.stderr = "killed after %d s" % (self.timeout + 20)
+            return None, [], self.stderr
         lines = []
         for line in run.stdout.decode(errors="replace").splitlines():
             try:
                 lines.append(json.loads(line))
             except ValueError:
                 pass
-        return run.returncode, lines, run.stderr.decode(errors="replace")[-600:]
+        # What it said last, for a failed cell's line.
+        self.stderr = run.stderr.decode(errors="replace")[-600:]
+        return run.returncode, lines, self.stderr
 
     def produce(self, mechanism, password, topic):
         _, lines, _ = self.run("produce", mechanism, password, "--producer", self.name,

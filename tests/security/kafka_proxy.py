@@ -55,16 +55,18 @@ import uuid
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 # Its clients, and the interop helpers it puts on the path (servers, procs, requests).
-from sasl_clients import (COUNT, MECHANISMS, OAUTHBEARER, AioKafka, KafkaJs,  # noqa: E402
+from sasl_clients import (COUNT, MECHANISMS, OAUTHBEARER, AioKafka,  # noqa: E402
                           KafkaPython, read_frame, requests, servers, unsecured_jws)
 from proxy_clients import QuietLibrdkafka  # noqa: E402
 import kafka_peer  # noqa: E402  (tests/interop, on the path since sasl_clients)
 import kafka_wire  # noqa: E402
 import api_versions_v5  # noqa: E402
 import leadership  # noqa: E402
-from kafka_clients import JavaClient, Kcat216, expected, secure_client  # noqa: E402
+import sessions  # noqa: E402
+from kafka_clients import (JavaClient, KafkaJsSaid, Kcat216, expected,  # noqa: E402
+                           secure_client)
 
-CLIENTS = (KafkaPython, QuietLibrdkafka, Kcat216, AioKafka, KafkaJs, JavaClient)
+CLIENTS = (KafkaPython, QuietLibrdkafka, Kcat216, AioKafka, KafkaJsSaid, JavaClient)
 MODES = ("terminated", "passthrough", "passthrough-tls")
 PROTOCOL = {"terminated": "SASL_SSL", "passthrough": "SASL_PLAINTEXT",
             "passthrough-tls": "SASL_SSL", "plaintext": "PLAINTEXT"}
@@ -112,10 +114,13 @@ class Proxies:
                "--tls-key", os.path.join(certs, "server.key")]
         self.ca = cluster.ca
         self.kafka_ports = leadership.kafka_ports(cluster)
+        # Where the suite asks Kafka itself.
+        self.kafka_plaintext = node["PLAINTEXT"]
         self.modes = modes
         self.reports = dict((mode, os.path.join(log_dir, "proxy-%s-%s.json" % (tag, mode)))
                             for mode in modes)
-        log = lambda mode: os.path.join(log_dir, "proxy-%s-%s.log" % (tag, mode))  # noqa: E731
+        self.logs = dict((mode, os.path.join(log_dir, "proxy-%s-%s.log" % (tag, mode)))
+                         for mode in modes)
         arguments = {
             "terminated": (node["SASL_SSL"], tls + [
                 "--sasl-user", "alice:" + PROXY_PASSWORD,
@@ -130,7 +135,7 @@ class Proxies:
             for mode in modes:
                 upstream, extra = arguments[mode]
                 self.servers[mode] = servers.Server.proxy(
-                    upstream, log(mode), *(extra + ["--report", self.reports[mode]]))
+                    upstream, self.logs[mode], *(extra + ["--report", self.reports[mode]]))
         except Exception:
             self.stop()
             raise
@@ -166,10 +171,17 @@ def right_cell(proxies, nodes, mode, client_class, mechanism):
 
     def body():
         topic = topic_name(client, mode, mechanism)
+        # Made before the client runs: on a loaded machine Kafka may take
+        # longer to create a topic on first use than kafkajs's few retries.
+        if not kafka_wire.topic_ready(proxies.kafka_plaintext, topic):
+            return False, "topic %s has no leader" % topic
         acked = client.produce(mechanism, secret, topic)
         got = client.consume(mechanism, secret, topic, COUNT)
         good = acked == COUNT and got == expected(client, topic)
-        return good, "%d acked, %d read back" % (acked, len(got))
+        detail = "%d acked, %d read back" % (acked, len(got))
+        if not good:
+            detail += "; %s" % getattr(client, "stderr", "")[-400:]
+        return good, detail
     return timed(nodes, mode, client.name, mechanism, body)
 
 
@@ -224,6 +236,14 @@ def secure_cell(proxies, mode, login, ca, want_ok, what):
         return good, "exit %s: %s" % (status, output.strip().splitlines()[-1][:160]
                                       if output.strip() else "")
     return timed(1, mode, "kwire secure_client", what, body)
+
+
+def session_cell(proxies, mode, kafka_plaintext, log_dir):
+    """A producer outliving Kafka's 3-s SASL sessions through the proxy."""
+    def body():
+        return sessions.cell(proxies.address(mode), proxies.ca, password(mode), mode, log_dir,
+                             kafka_plaintext, proxies.logs[mode])
+    return timed(3, mode, "java", "sessions of %d ms" % sessions.SESSION_MS, body)
 
 
 def unanswered_cell(proxies, mode):
@@ -324,9 +344,13 @@ def three_nodes(cluster, log_dir, pool):
                       MODES + ("plaintext",))
     v5_rows = []
     try:
-        futures = [pool.submit(right_cell, proxies, 3, mode, client,
-                               MECHANISMS[index % len(MECHANISMS)])
-                   for mode in MODES for index, client in enumerate(CLIENTS)]
+        # The sessions first: they take 10 s, mostly waiting.
+        futures = [pool.submit(session_cell, proxies, mode, cluster.node(1)["PLAINTEXT"],
+                               log_dir)
+                   for mode in ("terminated", "passthrough-tls")]
+        futures += [pool.submit(right_cell, proxies, 3, mode, client,
+                                MECHANISMS[index % len(MECHANISMS)])
+                    for mode in MODES for index, client in enumerate(CLIENTS)]
         cells = []
         alice = ("alice", KAFKA_PASSWORD)
         # Each proxy, its login, the Kafka listener it forwards to, and the
@@ -427,7 +451,9 @@ def phase(nodes, log_dir, pool, results, timings):
     folder = os.path.join(log_dir, "kafka-%d" % nodes)
     cluster = None
     try:
-        cluster = kafka_peer.start(folder, nodes=nodes)
+        # Three nodes: SASL sessions of 3 s (SCRAM-SHA-512 on SASL_SSL).
+        overrides = sessions.OVERRIDE if nodes == 3 else None
+        cluster = kafka_peer.start(folder, nodes=nodes, overrides=overrides)
         timings.append("Kafka, %d node%s: started in %.1f s (RSS %s MiB)"
                        % (nodes, "s" * (nodes > 1), cluster.startup_seconds, cluster.rss_mib))
         if nodes == 1:
@@ -458,6 +484,8 @@ def phase(nodes, log_dir, pool, results, timings):
 
 def main(argv):
     started = time.monotonic()
+    # Every proxy started from here logs its relogins upstream (sessions.py).
+    os.environ["RUST_LOG"] = sessions.RUST_LOG
     build("--no-build" in argv)
     log_dir = tempfile.mkdtemp(prefix="kwire-kafka-suite-")
     results = {"cells": [], "reports": [], "v5": [], "moves": [], "lines": []}

@@ -2,7 +2,7 @@
 schemas (standard library only, so that the checks do not lean on the Rust
 code under test): ApiVersions v5 (KIP-1242: ClusterId and NodeId), Metadata
 v12 (the cluster id, the brokers, leaders, and whether a topic exists),
-ListOffsets v7 (an end offset), ElectLeaders v2 (a preferred leader, at
+ListOffsets v7 (an end offset), CreateTopics v7, ElectLeaders v2 (a preferred leader, at
 once: a tool's JVM takes seconds to start on a loaded machine), SaslHandshake
 v1 and SaslAuthenticate v2 for a PLAIN login. Each answer is read field by
 field; a frame with bytes left over is an error."""
@@ -12,9 +12,10 @@ import socket
 import ssl
 import struct
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
-from kafka_codec import (TAGS, i8, i32, i64, nullable_string, read_frame,  # noqa: E402
+from kafka_codec import (TAGS, i8, i16, i32, i64, nullable_string, read_frame,  # noqa: E402
                          read_uvarint, request, string, uvarint)
 
 CLIENT_ID = "kwire-kafka-suite"
@@ -168,6 +169,53 @@ def metadata(sock, topics=None, correlation=2):
     reader.end()
     return {"cluster_id": cluster_id, "controller_id": controller, "brokers": brokers,
             "topics": found}
+
+
+def create_topic(sock, name, correlation=6, timeout_ms=30000):
+    """CreateTopics v7: `name` with one partition and the cluster's default
+    replication factor; its error code (0, or 36 TOPIC_ALREADY_EXISTS)."""
+    topic = (string(name, True) + i32(1) + i16(-1) + uvarint(1) + uvarint(1) + TAGS)
+    body = uvarint(2) + topic + i32(timeout_ms) + i8(0) + TAGS
+    reader = round_trip(sock, request(19, 7, correlation, body, True, CLIENT_ID), correlation,
+                        True)
+    reader.int32()  # throttle_time_ms
+    errors = []
+
+    def config():
+        reader.compact_string(), reader.compact_string()
+        reader.int8(), reader.int8(), reader.int8()  # read-only, source, sensitive
+        reader.tags()
+
+    def result():
+        reader.compact_string()
+        reader.take(16)  # topic_id
+        errors.append(reader.int16())
+        reader.compact_string()  # error_message
+        reader.int32(), reader.int16()  # partitions, replication factor
+        reader.compact_array(config)
+        reader.tags()
+    reader.compact_array(result)
+    reader.tags()
+    reader.end()
+    if len(errors) != 1:
+        raise WireError("CreateTopics: %d results" % len(errors))
+    return errors[0]
+
+
+def topic_ready(address, name, timeout=30.0):
+    """Creates `name` on Kafka (a PLAINTEXT `address`) and waits until its
+    partition has a leader; whether it has one in time."""
+    with connect(address) as sock:
+        error = create_topic(sock, name)
+        if error not in (0, 36):
+            raise WireError("CreateTopics %s: error %d" % (name, error))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = metadata(sock, [name])["topics"].get(name)
+            if found and found[0] == 0 and found[1].get(0, -1) >= 0:
+                return True
+            time.sleep(0.05)
+    return False
 
 
 def latest_offset(sock, topic, correlation=5):
