@@ -8,9 +8,10 @@ Three proxies in front of each cluster, every one with `--report`:
 
 - terminated: SASL_SSL at the proxy (`--tls-cert`, `--sasl-user
   alice:alice-at-the-proxy`); the proxy logs in to Kafka's SASL_SSL listener
-  with its own credentials (`--upstream-sasl SCRAM-SHA-512:proxy:proxy-secret`,
-  `--upstream-tls-ca`). Alice's password at the proxy is not Kafka's: a client
-  gets in only if the proxy authenticates it and forwards none of its SASL.
+  with its own credentials (`--upstream-sasl SCRAM-SHA-512:proxy:proxy-secret`
+  on one node, SCRAM-SHA-256 on three; `--upstream-tls-ca`). Alice's
+  password at the proxy is not Kafka's: a client gets in only if the proxy
+  authenticates it and forwards none of its SASL.
 - passthrough: SASL_PLAINTEXT, the clients' SASL forwarded to Kafka's
   SASL_PLAINTEXT listener.
 - passthrough-tls: SASL_SSL, TLS at the proxy and to Kafka's SASL_SSL
@@ -24,12 +25,14 @@ exist on Kafka. The Java client also runs its admin checks and a
 transactional producer's life through each proxy; our secure_client logs in
 with SCRAM-SHA-512 over TLS, produces and reads back (refused with a wrong
 password, and trusting another CA). A raw Metadata before logging in is
-closed unanswered.
+closed unanswered; a SaslHandshake v0 login with bare tokens gets in.
 
 Three nodes: every client, one mechanism each, right password, through each
-proxy (brokers reached through the proxy's per-broker listeners); ApiVersions
-v5 with the cluster id and each node id learned through the proxy, and with
-wrong ones (api_versions_v5.py); then the leadership move (leadership.py).
+proxy (brokers reached through the proxy's per-broker listeners); producers
+outliving Kafka's SASL sessions, which end after 6 s there (sessions.py);
+ApiVersions v5 with the cluster id and each node id learned through the
+proxy, and with wrong ones (api_versions_v5.py); then the leadership move
+(leadership.py).
 
 At the end every proxy's report must show 0 mismatches, 0 decode failures, 0
 unmatched responses and 0 frames unchecked. Prints the tables; exits 1 on any
@@ -108,7 +111,8 @@ def timed(nodes, mode, client, what, body):
 class Proxies:
     """The proxies of `modes` in front of one cluster, each with its report."""
 
-    def __init__(self, cluster, certs, log_dir, tag, modes=MODES):
+    def __init__(self, cluster, certs, log_dir, tag, modes=MODES,
+                 upstream_mechanism="SCRAM-SHA-512"):
         node = cluster.node(1)
         tls = ["--tls-cert", os.path.join(certs, "server.pem"),
                "--tls-key", os.path.join(certs, "server.key")]
@@ -124,7 +128,7 @@ class Proxies:
         arguments = {
             "terminated": (node["SASL_SSL"], tls + [
                 "--sasl-user", "alice:" + PROXY_PASSWORD,
-                "--upstream-sasl", "SCRAM-SHA-512:proxy:%s" % cluster.users["proxy"],
+                "--upstream-sasl", "%s:proxy:%s" % (upstream_mechanism, cluster.users["proxy"]),
                 "--upstream-tls-ca", cluster.ca]),
             "passthrough": (node["SASL_PLAINTEXT"], []),
             "passthrough-tls": (node["SASL_SSL"], tls + ["--upstream-tls-ca", cluster.ca]),
@@ -239,11 +243,31 @@ def secure_cell(proxies, mode, login, ca, want_ok, what):
 
 
 def session_cell(proxies, mode, kafka_plaintext, log_dir):
-    """A producer outliving Kafka's 3-s SASL sessions through the proxy."""
+    """A producer outliving Kafka's SASL sessions through the proxy."""
     def body():
         return sessions.cell(proxies.address(mode), proxies.ca, password(mode), mode, log_dir,
                              kafka_plaintext, proxies.logs[mode])
     return timed(3, mode, "java", "sessions of %d ms" % sessions.SESSION_MS, body)
+
+
+def v0_cell(proxies, mode, mechanism):
+    """SaslHandshake v0 and bare tokens (clients before KIP-152): the right
+    password logs in and Metadata is served; a wrong one is closed."""
+    ca = proxies.ca if PROTOCOL[mode] == "SASL_SSL" else None
+
+    def body():
+        with kafka_wire.connect(proxies.address(mode), ca) as sock:
+            good = kafka_wire.sasl_v0_login(sock, mechanism, "alice", password(mode))
+            served = good and bool(kafka_wire.metadata(sock)["brokers"])
+        with kafka_wire.connect(proxies.address(mode), ca) as sock:
+            try:
+                wrong = kafka_wire.sasl_v0_login(sock, mechanism, "alice", "not-it")
+            except (kafka_wire.WireError, OSError):
+                wrong = False
+        return (served and not wrong,
+                "%s, wrong password %s" % ("served" if served else "NOT SERVED",
+                                           "GOT IN" if wrong else "refused"))
+    return timed(1, mode, "SaslHandshake v0", mechanism, body)
 
 
 def unanswered_cell(proxies, mode):
@@ -319,6 +343,8 @@ def one_node(cluster, log_dir, pool):
                                    login % PROXY_PASSWORD, cluster.other_ca, False,
                                    "trusting another CA"))
         cells = [unanswered_cell(proxies, mode) for mode in MODES]
+        cells += [v0_cell(proxies, mode, mechanism) for mode in MODES
+                  for mechanism in MECHANISMS]
         cells += [future.result(timeout=600) for future in futures]
     finally:
         alive = proxies.stop()
@@ -340,17 +366,24 @@ def finish(cells, proxies, nodes, alive):
 def three_nodes(cluster, log_dir, pool):
     """The three-node cells and the ApiVersions v5 rows; (cells, report rows,
     v5 rows)."""
+    # The terminated proxy logs in with SCRAM-SHA-256 here, whose sessions
+    # end (and with SCRAM-SHA-512 on one node).
     proxies = Proxies(cluster, os.path.dirname(cluster.ca), log_dir, "3",
-                      MODES + ("plaintext",))
+                      MODES + ("plaintext",), sessions.UPSTREAM_MECHANISM)
     v5_rows = []
     try:
         # The sessions first: they take 10 s, mostly waiting.
         futures = [pool.submit(session_cell, proxies, mode, cluster.node(1)["PLAINTEXT"],
                                log_dir)
-                   for mode in ("terminated", "passthrough-tls")]
-        futures += [pool.submit(right_cell, proxies, 3, mode, client,
-                                MECHANISMS[index % len(MECHANISMS)])
-                    for mode in MODES for index, client in enumerate(CLIENTS)]
+                   for mode in ("terminated", "passthrough")]
+        for mode in MODES:
+            # Not the mechanism whose sessions end where SASL passes through:
+            # that one is the session cells' (sessions.py).
+            limited = sessions.LIMITED.get(PROTOCOL[mode]) if mode != "terminated" else None
+            mechanisms = [m for m in MECHANISMS if m != limited]
+            futures += [pool.submit(right_cell, proxies, 3, mode, client,
+                                    mechanisms[index % len(mechanisms)])
+                        for index, client in enumerate(CLIENTS)]
         cells = []
         alice = ("alice", KAFKA_PASSWORD)
         # Each proxy, its login, the Kafka listener it forwards to, and the
@@ -451,7 +484,7 @@ def phase(nodes, log_dir, pool, results, timings):
     folder = os.path.join(log_dir, "kafka-%d" % nodes)
     cluster = None
     try:
-        # Three nodes: SASL sessions of 3 s (SCRAM-SHA-512 on SASL_SSL).
+        # Three nodes: SASL sessions of 6 s (sessions.py).
         overrides = sessions.OVERRIDE if nodes == 3 else None
         cluster = kafka_peer.start(folder, nodes=nodes, overrides=overrides)
         timings.append("Kafka, %d node%s: started in %.1f s (RSS %s MiB)"
@@ -485,7 +518,7 @@ def phase(nodes, log_dir, pool, results, timings):
 def main(argv):
     started = time.monotonic()
     # Every proxy started from here logs its relogins upstream (sessions.py).
-    os.environ["RUST_LOG"] = sessions.RUST_LOG
+    os.environ.setdefault("RUST_LOG", sessions.RUST_LOG)
     build("--no-build" in argv)
     log_dir = tempfile.mkdtemp(prefix="kwire-kafka-suite-")
     results = {"cells": [], "reports": [], "v5": [], "moves": [], "lines": []}

@@ -2,11 +2,15 @@
 schemas (standard library only, so that the checks do not lean on the Rust
 code under test): ApiVersions v5 (KIP-1242: ClusterId and NodeId), Metadata
 v12 (the cluster id, the brokers, leaders, and whether a topic exists),
-ListOffsets v7 (an end offset), CreateTopics v7, ElectLeaders v2 (a preferred leader, at
-once: a tool's JVM takes seconds to start on a loaded machine), SaslHandshake
-v1 and SaslAuthenticate v2 for a PLAIN login. Each answer is read field by
-field; a frame with bytes left over is an error."""
+ListOffsets v7 (an end offset), CreateTopics v7, ElectLeaders v2 (a
+preferred leader, at once: a tool's JVM takes seconds to start on a loaded
+machine), SaslHandshake v1 and SaslAuthenticate v2 for a PLAIN login,
+SaslHandshake v0 and bare tokens for PLAIN and SCRAM (RFC 5802). Each answer
+is read field by field; a frame with bytes left over is an error."""
 
+import base64
+import hashlib
+import hmac
 import os
 import socket
 import ssl
@@ -299,6 +303,59 @@ def plain_login(sock, user, password, correlation=3):
     except (WireError, OSError):
         return False
     return reader.int16() == 0
+
+
+def _token(sock, token):
+    """One bare SASL token each way (after SaslHandshake v0); the reply, or
+    None when the server closed instead."""
+    sock.sendall(struct.pack(">i", len(token)) + token)
+    try:
+        return read_frame(sock)
+    except OSError:
+        return None
+
+
+def _scram(sock, hash_name, user, password):
+    """SCRAM (RFC 5802) over bare tokens; whether the server proved itself
+    and accepted the proof."""
+    nonce = base64.b64encode(os.urandom(18)).decode()
+    first_bare = "n=%s,r=%s" % (user, nonce)
+    server_first = _token(sock, ("n,," + first_bare).encode())
+    if not server_first:
+        return False
+    fields = dict(part.split("=", 1) for part in server_first.decode().split(","))
+    if not fields.get("r", "").startswith(nonce):
+        return False
+    salted = hashlib.pbkdf2_hmac(hash_name, password.encode(), base64.b64decode(fields["s"]),
+                                 int(fields["i"]))
+    hmac_of = lambda key, text: hmac.new(key, text, hash_name).digest()  # noqa: E731
+    client_key = hmac_of(salted, b"Client Key")
+    without_proof = "c=biws,r=%s" % fields["r"]
+    auth = ("%s,%s,%s" % (first_bare, server_first.decode(), without_proof)).encode()
+    signature = hmac_of(hashlib.new(hash_name, client_key).digest(), auth)
+    proof = bytes(a ^ b for a, b in zip(client_key, signature))
+    server_final = _token(sock, ("%s,p=%s" % (without_proof, base64.b64encode(proof).decode()))
+                          .encode())
+    if not server_final:
+        return False
+    expected = hmac_of(hmac_of(salted, b"Server Key"), auth)
+    return server_final.decode() == "v=" + base64.b64encode(expected).decode()
+
+
+def sasl_v0_login(sock, mechanism, user, password, correlation=7):
+    """SaslHandshake v0 for `mechanism` (PLAIN, SCRAM-SHA-256 or
+    SCRAM-SHA-512), then its bare tokens, as clients did before
+    SaslAuthenticate (KIP-152); whether it logged in (a refusal closes)."""
+    handshake = request(17, 0, correlation, string(mechanism, False), False, CLIENT_ID)
+    reader = round_trip(sock, handshake, correlation, False)
+    if reader.int16() != 0:
+        return False
+    if mechanism == "PLAIN":
+        # Kafka answers an accepted PLAIN token with an empty one.
+        reply = _token(sock, b"\0" + user.encode() + b"\0" + password.encode())
+        return reply == b""
+    return _scram(sock, {"SCRAM-SHA-256": "sha256", "SCRAM-SHA-512": "sha512"}[mechanism],
+                  user, password)
 
 
 def topic_absent(address, topic):
