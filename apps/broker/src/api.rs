@@ -69,7 +69,10 @@ served! {
     DeleteTopics(r) => handlers::topics::delete(broker, r, version),
     InitProducerId(r) => handlers::producer_id::answer(broker, r),
     OffsetForLeaderEpoch(r) => handlers::list_offsets::leader_epoch(broker, r),
+    DescribeConfigs(r) => handlers::configs::describe(broker, r, version),
+    AlterConfigs(r) => handlers::configs::alter(broker, r),
     SaslAuthenticate(_) => handlers::sasl::authenticate(),
+    IncrementalAlterConfigs(r) => handlers::configs::incremental_alter(broker, r),
     DescribeCluster(r) => handlers::metadata::describe_cluster(broker, r),
 }
 

@@ -20,6 +20,8 @@ use kwire::records::{rewrite, Batches, DecompressionBudget, RecordBatch, Records
 use kwire::Uuid;
 use kwire_messages::ErrorCode;
 
+use crate::topic_configs::TopicConfigs;
+
 /// The leader epoch of every partition: one broker, never re-elected.
 pub const LEADER_EPOCH: i32 = 0;
 
@@ -53,6 +55,8 @@ pub struct Topics {
 pub struct Topic {
     pub id: Uuid,
     pub partitions: Vec<PartitionLog>,
+    /// Its configs' overrides (`topic_configs.rs`): kept and reported, not acted on.
+    pub configs: TopicConfigs,
 }
 
 impl Topic {
@@ -76,6 +80,7 @@ impl Topics {
         let topic = Topic {
             id,
             partitions: (0..partitions).map(|_| PartitionLog::default()).collect(),
+            configs: TopicConfigs::default(),
         };
         self.partition_count += partitions;
         if let Some(replaced) = self.by_name.insert(name.to_owned(), topic) {

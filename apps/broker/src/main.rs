@@ -99,6 +99,7 @@ mod held;
 mod listeners;
 mod log;
 mod security;
+mod topic_configs;
 mod users_file;
 
 use std::io::{IsTerminal, Write};

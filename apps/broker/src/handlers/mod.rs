@@ -1,5 +1,6 @@
 //! One module per group of APIs; each turns a request into its response.
 
+pub mod configs;
 pub mod coordinator;
 pub mod fetch;
 pub mod limits;
