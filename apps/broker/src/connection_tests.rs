@@ -62,7 +62,9 @@ fn a_fetched_batch_is_written_from_the_logs_own_memory() {
         topics.create("t", 1);
         let log = topics.partition_mut("t", 0).expect("created");
         log.append(&batch(1 << 20)).expect("append");
-        log.read(0, usize::MAX, true).expect("read").into_bytes()
+        log.read(0, usize::MAX, true, false)
+            .expect("read")
+            .into_bytes()
     };
     let frame = answered(&broker, &fetch_frame());
 

@@ -184,7 +184,7 @@ fn this_broker(config: &Config, name: &str) -> Result<(), ConfigError> {
 /// configuration otherwise. None can be changed while it runs.
 fn broker_configs(config: &Config) -> Vec<Described> {
     let limits = &config.limits;
-    let settings: [(&'static str, Kind, String, &'static str); 7] = [
+    let settings: [(&'static str, Kind, String, &'static str); 8] = [
         (
             "auto.create.topics.enable",
             Kind::Boolean,
@@ -216,6 +216,12 @@ fn broker_configs(config: &Config) -> Vec<Described> {
             Kind::Int,
             limits.offset_metadata_max_bytes.to_string(),
             "4096",
+        ),
+        (
+            "transaction.max.timeout.ms",
+            Kind::Int,
+            crate::transactions::MAX_TIMEOUT_MS.to_string(),
+            "900000",
         ),
     ];
     settings

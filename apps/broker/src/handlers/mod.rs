@@ -11,6 +11,7 @@ pub mod produce;
 pub mod producer_id;
 pub mod sasl;
 pub mod topics;
+pub mod transactions;
 
 use kwire::{KafkaString, Uuid};
 
