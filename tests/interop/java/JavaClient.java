@@ -955,6 +955,14 @@ public final class JavaClient {
                     log("topic " + topic + " exists already");
                 }
             }
+            // Where this run's records will begin: the topic may hold an
+            // earlier run's, which the reads below skip.
+            Map<TopicPartition, Long> start;
+            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                    consumerProps(args, null, "read_uncommitted"), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer())) {
+                start = c.endOffsets(partitions(c, topic, deadline), within(10));
+            }
             KafkaProducer<byte[], byte[]> producer = transactional(txnId);
             KafkaProducer<byte[], byte[]> second = null;
             TopicPartition p0 = new TopicPartition(topic, 0);
@@ -1026,12 +1034,12 @@ public final class JavaClient {
                 }
             }
             check("read-committed", seen -> {
-                List<String> keys = readAll(topic, "read_committed");
+                List<String> keys = readAll(topic, "read_committed", start);
                 seen.put("records", keys.size());
                 wantKeys(keys, n, List.of("committed-1", "committed-2"));
             });
             check("read-uncommitted", seen -> {
-                List<String> keys = readAll(topic, "read_uncommitted");
+                List<String> keys = readAll(topic, "read_uncommitted", start);
                 seen.put("records", keys.size());
                 wantKeys(keys, n, List.of("committed-1", "aborted", "committed-2"));
             });
@@ -1068,14 +1076,20 @@ public final class JavaClient {
             }
         }
 
-        /** Every key of topic in `isolation`, reading to the end offsets it sees. */
-        List<String> readAll(String topic, String isolation) throws Exception {
+        /**
+         * Every key of topic in `isolation`, from the offsets in `start` to the
+         * end offsets it sees.
+         */
+        List<String> readAll(String topic, String isolation, Map<TopicPartition, Long> start)
+                throws Exception {
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
                     consumerProps(args, null, isolation), new ByteArrayDeserializer(),
                     new ByteArrayDeserializer())) {
-                List<TopicPartition> tps = partitions(c, topic, deadline);
+                List<TopicPartition> tps = new ArrayList<>(start.keySet());
                 c.assign(tps);
-                c.seekToBeginning(tps);
+                for (TopicPartition tp : tps) {
+                    c.seek(tp, start.get(tp));
+                }
                 // Under read_committed the end offset is the last stable offset.
                 Map<TopicPartition, Long> end = c.endOffsets(tps, within(10));
                 Map<TopicPartition, List<String>> keys = new TreeMap<>(
