@@ -41,6 +41,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,6 +82,8 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -444,11 +447,14 @@ public final class JavaClient {
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Math.max(ms(budget), request + 10));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, ms(budget));
         AtomicInteger failed = new AtomicInteger();
+        // Set by a delivery that failed for a login or a permission: every
+        // record after it would fail the same way, each only after a wait.
+        AtomicBoolean refused = new AtomicBoolean();
         long t0 = System.nanoTime();
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props,
                 new ByteArraySerializer(), new ByteArraySerializer());
         try {
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; i < count && !refused.get(); i++) {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add("producer", utf8(p));
                 headers.add("codec", utf8(codec));
@@ -457,7 +463,13 @@ public final class JavaClient {
                             // On the producer's I/O thread.
                             if (e == null) {
                                 out.acked.incrementAndGet();
-                            } else if (failed.incrementAndGet() <= 5) {
+                                return;
+                            }
+                            if (e instanceof AuthenticationException
+                                    || e instanceof AuthorizationException) {
+                                refused.set(true);
+                            }
+                            if (failed.incrementAndGet() <= 5) {
                                 log("delivery failed: " + e);
                             }
                         });
@@ -506,6 +518,8 @@ public final class JavaClient {
                     out.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
                     return out;
                 }
+            } catch (AuthenticationException | AuthorizationException e) {
+                throw e; // asking again cannot help
             } catch (Exception e) {
                 error = e;
             }
