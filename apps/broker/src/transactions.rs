@@ -99,6 +99,14 @@ impl Transaction {
             self.epoch += 1;
         }
     }
+
+    /// Aborts the open transaction at the next epoch, so that its markers
+    /// fence the producer that opened it. The markers go to the producer ID
+    /// the partitions know, even when the epochs have run out.
+    fn abort_fenced(&mut self) -> Ending {
+        self.epoch = self.epoch.saturating_add(1);
+        self.end(false)
+    }
 }
 
 impl Transactions {
@@ -141,8 +149,18 @@ impl Transactions {
         if given.0 >= 0 && given != (txn.producer_id, txn.epoch) {
             return Err(fenced(version, 4));
         }
-        txn.bump(allocate);
-        let ending = matches!(txn.state, State::Ongoing { .. }).then(|| txn.end(false));
+        let ending = if matches!(txn.state, State::Ongoing { .. }) {
+            // The new producer takes the epoch the abort fenced with, or a
+            // new producer ID once the epochs have run out.
+            let ending = txn.abort_fenced();
+            if txn.epoch >= i16::MAX - 1 {
+                txn.bump(allocate);
+            }
+            Some(ending)
+        } else {
+            txn.bump(allocate);
+            None
+        };
         txn.state = State::Empty;
         txn.timeout = timeout;
         Ok((txn.producer_id, txn.epoch, ending))
@@ -261,7 +279,7 @@ impl Transactions {
 
     /// Aborts every transaction open longer than its timeout, at a new epoch
     /// that fences its producer, as Kafka's coordinator does.
-    pub fn expire(&mut self, now: Instant, allocate: &mut dyn FnMut() -> i64) -> Vec<Ending> {
+    pub fn expire(&mut self, now: Instant) -> Vec<Ending> {
         let mut endings = Vec::new();
         for (id, txn) in &mut self.by_id {
             let State::Ongoing { started } = txn.state else {
@@ -271,8 +289,7 @@ impl Transactions {
                 continue;
             }
             tracing::info!(transactional_id = %id, "transaction timed out: aborted");
-            txn.bump(allocate);
-            endings.push(txn.end(false));
+            endings.push(txn.abort_fenced());
         }
         endings
     }
@@ -375,6 +392,30 @@ mod tests {
         );
     }
 
+    /// Past the last epoch a new producer ID; the open transaction's markers
+    /// still go to the ID its partitions know.
+    #[test]
+    fn run_out_epochs_give_a_new_producer_id_after_the_abort() {
+        let mut txns = Transactions::default();
+        let mut allocate = ids();
+        let (pid, _, _) = txns
+            .init("t", 60_000, (-1, -1), &mut allocate, 4)
+            .expect("init");
+        let txn = txns.by_id.get_mut("t").expect("known");
+        txn.epoch = i16::MAX - 2;
+        let now = Instant::now();
+        let epoch = i16::MAX - 2;
+        txns.add_partitions("t", pid, epoch, [("a".into(), 0)], FENCED, now)
+            .expect("added");
+        let (new_pid, new_epoch, ending) = txns
+            .init("t", 60_000, (-1, -1), &mut allocate, 4)
+            .expect("init");
+        let ending = ending.expect("aborted");
+        assert_eq!((ending.producer_id, ending.epoch), (pid, i16::MAX - 1));
+        assert_ne!(new_pid, pid);
+        assert_eq!(new_epoch, 0);
+    }
+
     #[test]
     fn timeouts_and_bad_ids_are_refused_as_kafka_refuses_them() {
         let mut txns = Transactions::default();
@@ -404,15 +445,11 @@ mod tests {
         let start = Instant::now();
         txns.add_partitions("t", pid, epoch, [("a".into(), 0)], FENCED, start)
             .expect("added");
-        assert!(txns
-            .expire(start + Duration::from_millis(900), &mut allocate)
-            .is_empty());
-        let endings = txns.expire(start + Duration::from_millis(1100), &mut allocate);
+        assert!(txns.expire(start + Duration::from_millis(900)).is_empty());
+        let endings = txns.expire(start + Duration::from_millis(1100));
         assert_eq!(endings.len(), 1);
         assert_eq!((endings[0].commit, endings[0].epoch), (false, 1));
         assert_eq!(txns.end("t", pid, epoch, true, FENCED), Err(FENCED));
-        assert!(txns
-            .expire(start + Duration::from_secs(10), &mut allocate)
-            .is_empty());
+        assert!(txns.expire(start + Duration::from_secs(10)).is_empty());
     }
 }

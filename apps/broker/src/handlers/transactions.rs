@@ -94,8 +94,7 @@ pub fn apply(broker: &Broker, ending: &Ending) {
 /// Aborts the transactions open past their timeout; called a few times a second.
 pub fn expire(broker: &Broker, now: Instant) {
     let mut transactions = broker.transactions();
-    let mut allocate = || broker.next_producer_id.fetch_add(1, Ordering::Relaxed);
-    for ending in transactions.expire(now, &mut allocate) {
+    for ending in transactions.expire(now) {
         apply(broker, &ending);
     }
 }
