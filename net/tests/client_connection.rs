@@ -232,12 +232,37 @@ async fn logs_in_again_before_the_session_ends() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_produce_with_acks_0_waits_for_no_answer() {
+    use kwire_messages::api::ProduceRequest;
+
+    let broker = Broker::default();
+    let read = broker.unanswered_produces.clone();
+    let options = ConnectOptions::new().with_request_timeout(Duration::from_secs(1));
+    let connection = connect(broker, options).await.unwrap();
+    let started = tokio::time::Instant::now();
+    for _ in 0..3 {
+        let answer = connection
+            .send(ProduceRequest::default().with_acks(0))
+            .await
+            .unwrap();
+        assert!(answer.responses.is_empty(), "{answer:?}");
+    }
+    // Nothing waited for the request timeout, and the connection is open: the
+    // heartbeat after them is answered, so the broker read all three first.
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(connection.send(heartbeat(3)).await.unwrap().error_code, 3);
+    assert_eq!(read.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_strict_connection_refuses_to_drop_a_topic_name_at_produce_v13() {
     use kwire_messages::api::produce::TopicProduceData;
     use kwire_messages::api::ProduceRequest;
 
+    // acks = -1: answered (the broker played here closes instead).
     let named = || {
         ProduceRequest::default()
+            .with_acks(-1)
             .with_topic_data(vec![TopicProduceData::default().with_name("seats".into())])
     };
     let connection = connect(Broker::default(), ConnectOptions::new())

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use kwire::wire::ChunkedBytes;
 use kwire::{ApiRequest, WrongMessage};
-use kwire_messages::api::{ApiVersionsRequest, ApiVersionsResponse};
+use kwire_messages::api::{ApiVersionsRequest, ApiVersionsResponse, ProduceResponse};
 use kwire_messages::{ApiKey, Request, Response};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, RwLock};
@@ -145,6 +145,13 @@ impl Connection {
     /// Sends `request` at the highest version both sides support, and gives back
     /// its response.
     ///
+    /// A Produce with `acks = 0` is one Kafka does not answer: it returns once
+    /// the request is queued for writing, in order with the others, with an
+    /// empty [`ProduceResponse`] (no topics). Whether the records were stored
+    /// shows only in a Fetch or ListOffsets after; a write that failed closes
+    /// the connection, and the requests after it fail with
+    /// [`ClientError::Closed`].
+    ///
     /// Fails with [`ClientError::Negotiation`] naming the API when there is no
     /// such version, and, when the connection is strict (the default), with
     /// [`ClientError::WouldDrop`] naming the field and version when a value it
@@ -211,10 +218,16 @@ impl Inner {
         if self.strict {
             super::strict::check(request, version)?;
         }
-        let (_, frame, answer) = self.in_flight.send(request, version)?;
+        let (frame, answer) = self.in_flight.send(request, version)?;
         if self.frames.send(frame).await.is_err() {
             return Err(self.in_flight.closed_error());
         }
+        let Some(answer) = answer else {
+            // A Produce with acks = 0: Kafka answers nothing, so there is
+            // nothing to wait for once the frame is queued behind the requests
+            // sent before it.
+            return Ok(Response::Produce(ProduceResponse::default()));
+        };
         match tokio::time::timeout(self.request_timeout, answer).await {
             Ok(Ok(answer)) => {
                 let received = read_response(&answer.frame, answer.api, answer.version)

@@ -29,6 +29,9 @@ pub struct Broker {
     pub logins: Arc<AtomicUsize>,
     /// The versions ApiVersions was asked at, in order.
     pub asked: Arc<std::sync::Mutex<Vec<i16>>>,
+    /// Produce requests with `acks = 0` read, counted (never answered, as Kafka
+    /// answers none).
+    pub unanswered_produces: Arc<AtomicUsize>,
 }
 
 impl Broker {
@@ -37,7 +40,8 @@ impl Broker {
     /// Heartbeat: answered after `generation_id` ms (never, if negative), with
     /// `error_code` set to `generation_id`'s last two digits, so that each caller
     /// can tell its own answer. LeaveGroup: the broker closes the connection.
-    /// SyncGroup: answered under a correlation id no request has.
+    /// SyncGroup: answered under a correlation id no request has. Produce with
+    /// `acks = 0`: counted, not answered.
     pub async fn serve<S: AsyncRead + AsyncWrite + Send + 'static>(self, stream: S) {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
         let (mut reads, mut writes) = tokio::io::split(stream);
@@ -112,6 +116,9 @@ impl Broker {
                     });
                 }
                 Request::LeaveGroup(_) => break true,
+                Request::Produce(produce) if produce.acks == 0 => {
+                    self.unanswered_produces.fetch_add(1, Ordering::SeqCst);
+                }
                 Request::SyncGroup(_) => {
                     let answer = Response::Heartbeat(HeartbeatResponse::default());
                     tx.send(respond(id + 1000, &answer, 4)).unwrap();
