@@ -4,16 +4,17 @@
 //! already there.
 
 use kwire::records::Compression;
-use kwire::Uuid;
+use kwire::{Records, Uuid};
 use kwire_messages::api::create_topics::CreatableTopic;
-use kwire_messages::api::CreateTopicsRequest;
+use kwire_messages::api::produce::{PartitionProduceData, TopicProduceData};
+use kwire_messages::api::{CreateTopicsRequest, ProduceRequest};
 use kwire_messages::{ApiKey, ErrorCode};
 use kwire_net::client::Connection;
 use kwire_tests::kafka_peer::report::Report;
 
 use crate::support::{
-    batch, common_versions, create_topic, data_records, ensure, fetch_all, no_error, produce,
-    unique, values, values_of, Failure, Outcome, Topic,
+    batch, by_name_or_id, common_versions, create_topic, data_records, ensure, fetch_all, no_error,
+    produce, unique, values, values_of, Failure, Outcome, Topic,
 };
 
 /// Records per Produce.
@@ -48,6 +49,12 @@ pub async fn run(kafka: &Connection, report: &mut Report, run: &str) {
         let outcome = produce_at(kafka, &topic, version, &mut expected).await;
         report.record("produce", &format!("Produce v{version}"), outcome);
     }
+    let outcome = unanswered(kafka, &topic, &mut expected).await;
+    report.record(
+        "produce",
+        "Produce acks=0: nothing awaited, stored",
+        outcome,
+    );
     let Ok(fetch_versions) = common_versions(kafka, ApiKey::Fetch) else {
         report.record::<&str>("fetch", "versions", Err("Fetch not negotiated"));
         return;
@@ -110,6 +117,44 @@ async fn produce_at(
     let by = if version >= 13 { "id" } else { "name" };
     Ok(format!(
         "{PER_BATCH} records at offset {want}, topic by {by}"
+    ))
+}
+
+/// Kafka answers nothing to a Produce with acks=0: the client must not wait for
+/// an answer (it would time out and close the connection), and the records are
+/// there for the Fetch after.
+async fn unanswered(kafka: &Connection, topic: &Topic, expected: &mut Vec<String>) -> Outcome {
+    let version = kafka.version(ApiKey::Produce)?;
+    let sent = values("produce-acks0", PER_BATCH);
+    let (name, id) = by_name_or_id(topic, version);
+    let request = ProduceRequest::default()
+        .with_acks(0)
+        .with_timeout_ms(10_000)
+        .with_topic_data(vec![TopicProduceData::default()
+            .with_name(name)
+            .with_topic_id(id)
+            .with_partition_data(vec![PartitionProduceData::default()
+                .with_index(0)
+                .with_records(Some(Records(batch(&sent, Compression::None, 0)?)))])]);
+    let started = std::time::Instant::now();
+    let answer = kafka.send(request).await?;
+    let waited = started.elapsed();
+    ensure!(
+        answer.responses.is_empty(),
+        "an answer to acks=0: {answer:?}"
+    );
+    let end = (expected.len() + sent.len()) as i64;
+    let fetched = fetch_all(kafka, kafka.version(ApiKey::Fetch)?, topic, 0, 0, end).await?;
+    let read = values_of(&data_records(&fetched.records)?);
+    ensure!(
+        read.ends_with(&sent),
+        "the acks=0 records are not in the log"
+    );
+    expected.extend(sent);
+    Ok(format!(
+        "v{version}: returned after {} ms, the {PER_BATCH} records at offset {}",
+        waited.as_millis(),
+        end - PER_BATCH as i64
     ))
 }
 

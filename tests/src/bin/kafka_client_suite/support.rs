@@ -204,7 +204,7 @@ pub fn values(prefix: &str, count: usize) -> Vec<String> {
 
 /// The topic's entry in a Produce or Fetch at `version`: named below v13, by id
 /// from v13.
-fn by_name_or_id(topic: &Topic, version: i16) -> (KafkaString, Uuid) {
+pub fn by_name_or_id(topic: &Topic, version: i16) -> (KafkaString, Uuid) {
     if version >= TOPIC_ID_VERSION {
         (KafkaString::default(), topic.id)
     } else {
