@@ -10,7 +10,7 @@ use kwire_messages::api::create_topics::{CreatableTopic, CreatableTopicConfig};
 use kwire_messages::api::list_offsets::{ListOffsetsPartition, ListOffsetsTopic};
 use kwire_messages::api::metadata::MetadataRequestTopic;
 use kwire_messages::api::{
-    CreateTopicsRequest, ListOffsetsRequest, ListOffsetsResponse, MetadataRequest,
+    CreateTopicsRequest, ListOffsetsRequest, ListOffsetsResponse, MetadataRequest, MetadataResponse,
 };
 use kwire_messages::{ApiKey, ErrorCode};
 use kwire_net::client::Connection;
@@ -133,15 +133,18 @@ pub async fn create_topic(
 
 /// The id Metadata gives `name`; an error if Kafka does not know the topic.
 pub async fn topic_id(kafka: &Connection, name: &str) -> Result<Uuid, Failure> {
-    let metadata = kafka
-        .send(
-            MetadataRequest::default()
-                .with_topics(Some(vec![
-                    MetadataRequestTopic::default().with_name(Some(name.into()))
-                ]))
-                .with_allow_auto_topic_creation(false),
-        )
-        .await?;
+    // The broker learns of a topic from the controller a moment after
+    // CreateTopics answers: until then it is UNKNOWN_TOPIC_OR_PARTITION.
+    let request = MetadataRequest::default()
+        .with_topics(Some(vec![
+            MetadataRequestTopic::default().with_name(Some(name.into()))
+        ]))
+        .with_allow_auto_topic_creation(false);
+    let metadata = retried(
+        || async { Ok(kafka.send(request.clone()).await?) },
+        |answer: &MetadataResponse| answer.topics.first().map_or(0, |topic| topic.error_code),
+    )
+    .await?;
     let topic = metadata
         .topics
         .first()
@@ -151,6 +154,25 @@ pub async fn topic_id(kafka: &Connection, name: &str) -> Result<Uuid, Failure> {
         return Err(format!("Metadata gave {name} no id").into());
     }
     Ok(topic.topic_id)
+}
+
+/// Asks with `attempt` until `done` holds for the answer: what the controller
+/// changed reaches the broker's metadata a moment after it answered. 100
+/// attempts at most, 100 ms apart; the last answer either way.
+pub async fn until<T, F, Fut>(attempt: F, done: impl Fn(&T) -> bool) -> Result<T, Failure>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<T, Failure>>,
+{
+    let mut tries = 0;
+    loop {
+        let answer = attempt().await?;
+        tries += 1;
+        if tries >= 100 || done(&answer) {
+            return Ok(answer);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 /// A name unique to this run, so that runs against one cluster do not meet.

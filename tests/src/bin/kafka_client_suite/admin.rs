@@ -19,7 +19,7 @@ use kwire_net::client::Connection;
 use kwire_tests::kafka_peer::report::Report;
 
 use crate::support::{
-    common_versions, ensure, no_error, topic_id, unique, Failure, Outcome, Topic,
+    common_versions, ensure, no_error, topic_id, unique, until, Failure, Outcome, Topic,
 };
 
 /// DescribeConfigs' resource type of a topic.
@@ -175,7 +175,11 @@ async fn create_at(kafka: &Connection, run: &str, version: i16) -> Result<Topic,
             "v{version} answered retention.ms {retention:?}"
         );
     }
-    let (code, partitions) = described(kafka, &name).await?;
+    let (code, partitions) = until(
+        || described(kafka, &name),
+        |answer| *answer == (ErrorCode::None, 3),
+    )
+    .await?;
     ensure!(
         (code, partitions) == (ErrorCode::None, 3),
         "Metadata answered {code:?} with {partitions} partitions"
@@ -254,13 +258,17 @@ async fn incremental(kafka: &Connection, topic: &Topic) -> Outcome {
         "as created, retention.ms is {created:?}"
     );
     incremental_one(kafka, topic, 0, Some("654321")).await?;
-    let set = retention(kafka, topic).await?;
+    let set = until(
+        || retention(kafka, topic),
+        |now| now.0.as_deref() == Some("654321"),
+    )
+    .await?;
     ensure!(
         set == (Some("654321".into()), TOPIC_CONFIG),
         "after SET: {set:?}"
     );
     incremental_one(kafka, topic, 1, None).await?;
-    let deleted = retention(kafka, topic).await?;
+    let deleted = until(|| retention(kafka, topic), |now| now.1 == DEFAULT_CONFIG).await?;
     ensure!(
         deleted == (Some(DEFAULT_RETENTION_MS.into()), DEFAULT_CONFIG),
         "after DELETE: {deleted:?}"
@@ -285,7 +293,11 @@ async fn alter(kafka: &Connection, topic: &Topic) -> Outcome {
         return Err("AlterConfigs answered no resource".into());
     };
     no_error("AlterConfigs", result.error_code)?;
-    let now = retention(kafka, topic).await?;
+    let now = until(
+        || retention(kafka, topic),
+        |now| now.0.as_deref() == Some("111111"),
+    )
+    .await?;
     ensure!(
         now == (Some("111111".into()), TOPIC_CONFIG),
         "after AlterConfigs: {now:?}"

@@ -13,7 +13,7 @@ use kwire_messages::api::{FetchRequest, ProduceRequest};
 use kwire_net::client::Connection;
 
 pub use kwire_tests::kafka_peer::setup::{
-    common_versions, create_topic, no_error, retried, topic_id, unique, Failure, Topic,
+    common_versions, create_topic, no_error, retried, topic_id, unique, until, Failure, Topic,
 };
 
 /// A check's result: what was seen when it held.
