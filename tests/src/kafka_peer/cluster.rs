@@ -19,6 +19,8 @@ pub struct Node {
     pub listeners: BTreeMap<String, String>,
     /// Its log file, printed when a check fails.
     pub log: Option<PathBuf>,
+    /// Its `server.properties`.
+    pub properties: Option<PathBuf>,
 }
 
 /// A cluster as `cluster.json` describes it.
@@ -103,7 +105,13 @@ impl Cluster {
                 listeners.insert(name.to_owned(), address);
             }
             let log = node["log"].as_str().map(PathBuf::from);
-            nodes.push(Node { id, listeners, log });
+            let properties = node["properties"].as_str().map(PathBuf::from);
+            nodes.push(Node {
+                id,
+                listeners,
+                log,
+                properties,
+            });
         }
         if nodes.is_empty() {
             return Err(missing("nodes[0]"));
@@ -128,6 +136,15 @@ impl Cluster {
             .map_or("", String::as_str)
     }
 
+    /// The first node's setting `key` in its `server.properties`, if set.
+    pub fn setting(&self, key: &str) -> Option<String> {
+        let text = std::fs::read_to_string(self.nodes[0].properties.as_ref()?).ok()?;
+        text.lines().find_map(|line| {
+            let (name, value) = line.split_once('=')?;
+            (name.trim() == key).then(|| value.trim().to_owned())
+        })
+    }
+
     /// A user and their password (the first in name order, `alice` with the
     /// peer script's users).
     pub fn user(&self) -> Option<(&str, &str)> {
@@ -145,7 +162,8 @@ mod tests {
     fn sample() -> Value {
         serde_json::json!({
             "nodes": [{"id": 1, "pid": 7, "PLAINTEXT": "127.0.0.1:1", "SASL_PLAINTEXT": "127.0.0.1:2",
-                       "SSL": "127.0.0.1:3", "SASL_SSL": "127.0.0.1:4", "log": "/tmp/node-1.log"}],
+                       "SSL": "127.0.0.1:3", "SASL_SSL": "127.0.0.1:4", "log": "/tmp/node-1.log",
+                       "properties": "/tmp/node-1/server.properties"}],
             "ca": "/tmp/ca.pem", "other_ca": "/tmp/other-ca.pem",
             "users": {"proxy": "proxy-secret", "alice": "alice-secret"},
             "startup_seconds": 2.5, "rss_mib": [372]
@@ -159,6 +177,10 @@ mod tests {
         assert_eq!(cluster.nodes[0].id, 1);
         assert_eq!(cluster.user(), Some(("alice", "alice-secret")));
         assert_eq!(cluster.other_ca, PathBuf::from("/tmp/other-ca.pem"));
+        assert_eq!(
+            cluster.nodes[0].properties,
+            Some(PathBuf::from("/tmp/node-1/server.properties"))
+        );
     }
 
     #[test]

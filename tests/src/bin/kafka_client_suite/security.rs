@@ -2,7 +2,9 @@
 //! SCRAM-SHA-512, OAUTHBEARER with an unsecured token) over SASL_PLAINTEXT and
 //! over SASL_SSL, and TLS alone on SSL, each connection then producing records
 //! and reading them back; a wrong password for each password mechanism, an
-//! unknown SCRAM user, an expired token and a CA that signed nothing refused.
+//! unknown SCRAM user, an expired token and a CA that signed nothing refused;
+//! and, where Kafka limits sessions (KIP-368), every mechanism's connection
+//! kept past them.
 
 use std::time::Duration;
 
@@ -95,6 +97,73 @@ pub async fn run(cluster: &Cluster, report: &mut Report, run: &str) {
         "SSL with a CA that signed nothing",
         untrusted(cluster).await,
     );
+    report.record(
+        "security",
+        "sessions Kafka limits are renewed (KIP-368), every mechanism",
+        renewed(cluster, user, password).await,
+    );
+}
+
+/// The setting that limits sessions on SASL_PLAINTEXT: kafka_run sets it.
+const REAUTH: &str = "listener.name.sasl_plaintext.connections.max.reauth.ms";
+
+/// A connection per mechanism, all at once, asks Kafka something every 250 ms
+/// for two and a half sessions: Kafka closes a connection whose session ends
+/// unrenewed, so every answer coming shows our client logged in again in time.
+async fn renewed(cluster: &Cluster, user: &str, password: &str) -> Outcome {
+    let lifetime = cluster
+        .setting(REAUTH)
+        .or_else(|| cluster.setting("connections.max.reauth.ms"))
+        .and_then(|ms| ms.parse::<u64>().ok())
+        .filter(|&ms| ms > 0)
+        .ok_or(format!(
+            "Kafka limits no session on SASL_PLAINTEXT: start it with --set {REAUTH}=3000 \
+             (tests/client/kafka_run does)"
+        ))?;
+    let lifetime = Duration::from_millis(lifetime);
+    let login = |mechanism| password_login(mechanism, user, password);
+    let answered = tokio::try_join!(
+        session(cluster, login("PLAIN"), lifetime),
+        session(cluster, login("SCRAM-SHA-256"), lifetime),
+        session(cluster, login("SCRAM-SHA-512"), lifetime),
+        session(
+            cluster,
+            token(user, now_ms(), Duration::from_secs(3600)),
+            lifetime
+        ),
+    )?;
+    Ok(format!(
+        "{} ms sessions, {:.1} s of requests: {}, {}, {}, {} answered",
+        lifetime.as_millis(),
+        lifetime.mul_f64(2.5).as_secs_f64(),
+        answered.0,
+        answered.1,
+        answered.2,
+        answered.3
+    ))
+}
+
+/// One connection logged in with `login`, asking every 250 ms for two and a
+/// half `lifetime`s; how many answers came, named by the mechanism.
+async fn session(cluster: &Cluster, login: Login, lifetime: Duration) -> Result<String, Failure> {
+    let name = login.mechanism_name();
+    let kafka = connect(cluster, "SASL_PLAINTEXT", Some(login)).await?;
+    let started = std::time::Instant::now();
+    let mut answered = 0;
+    while started.elapsed() < lifetime.mul_f64(2.5) {
+        kafka
+            .send(MetadataRequest::default().with_topics(Some(Vec::new())))
+            .await
+            .map_err(|error| {
+                format!(
+                    "{name}: after {answered} answers in {:?}: {error}",
+                    started.elapsed()
+                )
+            })?;
+        answered += 1;
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    Ok(format!("{name} {answered}"))
 }
 
 fn now_ms() -> i64 {
