@@ -137,7 +137,7 @@ pub async fn run(kafka: &Connection, report: &mut Report, run: &str) {
     );
     report.record(
         "transactions",
-        "READ_COMMITTED: the committed records, the aborted listed",
+        "READ_COMMITTED: the committed records, the aborted listed, the markers",
         read_committed(kafka, &topic, pid, &txns).await,
     );
 }
@@ -432,6 +432,13 @@ async fn read_committed(kafka: &Connection, topic: &Topic, pid: i64, txns: &[Txn
         "Kafka listed the aborted transactions {:?}, expected {aborted:?}",
         fetched.aborted
     );
+    // The markers come too: a consumer ends an aborted range at its marker.
+    let markers = markers(&fetched.records, pid)?;
+    let ends: Vec<bool> = txns.iter().map(|txn| txn.commit).collect();
+    ensure!(
+        markers == ends,
+        "READ_COMMITTED markers {markers:?}, transactions ended {ends:?}"
+    );
     let mut kept = Vec::new();
     let mut in_aborted = false;
     for batch in Batches::new(fetched.records.clone().unwrap_or_default().0) {
@@ -455,7 +462,7 @@ async fn read_committed(kafka: &Connection, topic: &Topic, pid: i64, txns: &[Txn
         .collect();
     ensure!(kept == committed, "kept {kept:?}, committed {committed:?}");
     Ok(format!(
-        "{} committed records kept; aborted listed at offsets {:?}; last stable offset {}",
+        "{} committed records kept; aborted listed at offsets {:?}, their markers read; last stable offset {}",
         kept.len(),
         aborted.iter().map(|(_, offset)| offset).collect::<Vec<_>>(),
         fetched.last_stable_offset
