@@ -1,6 +1,6 @@
 //! Sending one request on a tapped connection and judging what came back: our
 //! client sends it (strict encoding: nothing it holds is dropped), decodes the
-//! answer, and [`judge`](crate::judge::judge) checks its bytes.
+//! answer, and [`crate::judge::judge`] checks its bytes.
 
 use std::time::Duration;
 
