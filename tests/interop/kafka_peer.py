@@ -40,7 +40,12 @@ prints their tails and stops what it started.
 
 stop: SIGTERM to each node's PID (from DIR/node-N.pid, written as soon as the
 JVM is spawned, and only if that PID still is a JVM of this DIR), SIGKILL
-after the grace period. Stopping what is already gone is not an error.
+after the grace period. Stopping what is already gone is not an error. Nodes
+keep Kafka's controlled shutdown (a stopped broker hands its leaderships
+over first); stopping all three at once, the last broker may then wait for
+a controller whose quorum has gone and be killed after the grace: a suite
+that only ever stops the whole cluster can start it with
+overrides={"controlled.shutdown.enable": "false"} (the matrix does).
 
 Not named kafka.py: next to the scripts run from tests/interop, or with it
 on sys.path, that name would hide kafka-python's `kafka` package.
@@ -225,20 +230,31 @@ def java():
 
 # ----------------------------------------------------------- certificates --
 
-def certificates(folder):
-    """ca.pem, server.pem, server.key (PKCS#8; 127.0.0.1 and localhost) and
-    other-ca.pem into `folder`, made by the test_certificates binary: the one
-    `cargo test --workspace` built when it is newer than its source, else
-    built here."""
+def certificates_tool():
+    """The test_certificates binary: the one `cargo test --workspace` built
+    when it is newer than its source, else built here (the same build
+    tests/security makes)."""
     binary = os.path.join(TARGET, "debug", "test_certificates")
     try:
         fresh = os.path.getmtime(binary) >= os.path.getmtime(CERTIFICATES_SOURCE)
     except OSError:
         fresh = False
     if not fresh:
-        subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "kwire-tests", "--bin",
-                        "test_certificates", "--target-dir", TARGET], cwd=ROOT, check=True)
-    subprocess.run([binary, folder], check=True, timeout=60)
+        r = subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "kwire-tests", "--bin",
+                            "test_certificates", "--target-dir", TARGET], cwd=ROOT)
+        if r.returncode != 0:
+            raise KafkaError("cargo build of test_certificates failed (exit %s)" % r.returncode)
+    return binary
+
+
+def certificates(folder):
+    """ca.pem, server.pem, server.key (PKCS#8; 127.0.0.1 and localhost) and
+    other-ca.pem into `folder`, made afresh by test_certificates."""
+    r = subprocess.run([certificates_tool(), folder], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=60)
+    if r.returncode != 0:
+        raise KafkaError("test_certificates %s failed: %s" % (folder, r.stdout.decode(
+            errors="replace").strip()))
 
 
 # ------------------------------------------------------------------ ports --
@@ -385,7 +401,7 @@ def _write_properties(path, props):
 
 # ---------------------------------------------------------------- processes --
 
-def _alive(pid):
+def pid_alive(pid):
     """True if `pid` runs and is not a zombie."""
     try:
         with open("/proc/%d/stat" % pid) as f:
@@ -431,19 +447,19 @@ def stop_pids(pids, grace=15.0, procs=None):
     procs = procs or {}
     how = {}
     for pid in pids:
-        if _alive(pid):
+        if pid_alive(pid):
             _signal(pid, signal.SIGTERM)
             how[pid] = "TERM"
         else:
             how[pid] = "exited"
     deadline = time.time() + grace
-    while any(_alive(p) for p in pids) and time.time() < deadline:
+    while any(pid_alive(p) for p in pids) and time.time() < deadline:
         for p in pids:
             if p in procs:
                 procs[p].poll()
         time.sleep(0.1)
     for pid in pids:
-        if _alive(pid):
+        if pid_alive(pid):
             _signal(pid, signal.SIGKILL)
             how[pid] = "KILL"
     for pid in pids:
@@ -467,7 +483,8 @@ def tail(path, lines=40, limit=16000):
     return "\n".join(data.splitlines()[-lines:])
 
 
-ERROR_LINE = re.compile(r"^(\[[^]]*\] (ERROR|FATAL) |Exception|Caused by|\S+(Exception|Error): )")
+ERROR_LINE = re.compile(r"^(\[[^]]*\] (ERROR|FATAL) |Exception|Caused by|\S+(Exception|Error): "
+                        r"|\S+: error: )")
 
 
 def excerpt(path, lines=40):
@@ -552,7 +569,7 @@ def _running(dir):
                 pid = int(f.read().strip())
         except (OSError, ValueError):
             pid = None
-        found[path] = pid if pid and _alive(pid) and _is_our_jvm(pid, dir) else None
+        found[path] = pid if pid and pid_alive(pid) and _is_our_jvm(pid, dir) else None
     return found
 
 
@@ -652,6 +669,16 @@ def _wait_ready(nodes, procs, ca, timeout):
             time.sleep(0.2)
 
 
+def new_cluster_id():
+    """A random Kafka Uuid in its base64 form. Like Kafka's Uuid.randomUuid,
+    never one starting with '-', which StorageTool would read as an option
+    (1 in 64 does: seen as "argument --cluster-id/-t: expected one argument")."""
+    while True:
+        text = base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode()
+        if not text.startswith("-"):
+            return text
+
+
 def _bind_failed(logs):
     return any("Address already in use" in tail(log, 200, 60000) for log in logs)
 
@@ -695,7 +722,7 @@ def _start_once(dir, nodes, timeout, java_opts, overrides, certs):
     chosen = free_ports(len(names) * nodes)
     ports = {i: dict(zip(names, chosen[(i - 1) * len(names):i * len(names)])) for i in ids}
     voters = ",".join("%d@127.0.0.1:%d" % (i, ports[i]["CONTROLLER"]) for i in ids)
-    cluster_id = base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode()
+    cluster_id = new_cluster_id()
     node_dirs = {}
     for i in ids:
         node_dir = os.path.join(dir, "node-%d" % i)
