@@ -12,6 +12,7 @@ As a module (sys.path: tests/interop):
     cluster = kafka_peer.start(dir, nodes=1)
     cluster.nodes[0]["SASL_SSL"]              # "127.0.0.1:PORT"
     cluster.bootstrap("PLAINTEXT")            # every node's address, comma-separated
+    cluster.stop_node(2); cluster.start_node(2)   # e.g. to move leaderships
     cluster.logs_tail(); cluster.stop()
 
 install: `mvn dependency:copy-dependencies` on a generated pom resolves
@@ -506,8 +507,9 @@ class Cluster:
     listeners' addresses, log), `ca`, `other_ca`, `users`, `startup_seconds`,
     `rss_mib`. stop() stops every node (idempotent)."""
 
-    def __init__(self, dir, info, procs=None):
+    def __init__(self, dir, info, procs=None, java_opts=None):
         self.dir = dir
+        self.java_opts = java_opts or JAVA_OPTS
         self.info = info
         self.nodes = info["nodes"]
         self.ca = info["ca"]
@@ -531,6 +533,37 @@ class Cluster:
     def rss(self):
         """The nodes' resident memory now, MiB."""
         return [_rss_mib(p) for p in self.pids()]
+
+    def stop_node(self, node_id, grace=15.0):
+        """Stops one node by its PID (SIGTERM: with Kafka's controlled
+        shutdown, its leaderships move first; SIGKILL after `grace`, as a
+        crash); returns "exited", "TERM" or "KILL"."""
+        pid = self.node(node_id)["pid"]
+        how = stop_pids([pid], grace, self._procs)[pid]
+        try:
+            os.unlink(os.path.join(self.dir, "node-%d.pid" % node_id))
+        except OSError:
+            pass
+        return how
+
+    def start_node(self, node_id, timeout=120.0):
+        """Starts a stopped node again, on its ports and data, and returns once
+        it answers on every listener (and its Metadata lists every broker);
+        its new PID is in `nodes` and DIR/cluster.json."""
+        node = self.node(node_id)
+        if pid_alive(node["pid"]):
+            raise KafkaError("node %d (PID %d) is running" % (node_id, node["pid"]))
+        proc, _ = _spawn(self.dir, node_id, os.path.dirname(node["properties"]),
+                         self.java_opts)
+        self._procs[proc.pid] = proc
+        node["pid"] = proc.pid
+        try:
+            _wait_ready([node], self._procs, self.ca, timeout,
+                        want=[n["id"] for n in self.nodes])
+        except BaseException:
+            self.stop_node(node_id, 5.0)
+            raise
+        _write_info(self.dir, self.info)
 
     def stop(self, grace=15.0):
         """Stops every node of this DIR by PID; returns {pid: how}."""
@@ -620,6 +653,7 @@ def _format(dir, node_dirs, cluster_id, timeout):
 
 
 def _spawn(dir, node_id, node_dir, java_opts):
+    """Starts one node's JVM, logging to (the end of) DIR/node-N.log."""
     log = os.path.join(dir, "node-%d.log" % node_id)
     with open(log, "ab") as out:
         p = subprocess.Popen([java()] + java_opts + [
@@ -634,14 +668,15 @@ def _spawn(dir, node_id, node_dir, java_opts):
     return p, log
 
 
-def _wait_ready(nodes, procs, ca, timeout):
-    """Waits until every node answers ApiVersions on every listener and, with
-    several nodes, each lists them all in Metadata. Raises KafkaError (with
-    what was still missing) if a node exits or the time runs out."""
+def _wait_ready(nodes, procs, ca, timeout, want=None):
+    """Waits until every node answers ApiVersions on every listener and, in a
+    cluster of several nodes (`want`, their ids; default: `nodes`), each
+    lists them all in Metadata. Raises KafkaError (with what was still
+    missing) if a node exits or the time runs out."""
     context = tls_context(ca)
-    want = sorted(n["id"] for n in nodes)
+    want = sorted(want or [n["id"] for n in nodes])
     pending = [(n, name) for n in nodes for name in LISTENERS]
-    pending += [(n, "metadata") for n in nodes] if len(nodes) > 1 else []
+    pending += [(n, "metadata") for n in nodes] if len(want) > 1 else []
     deadline = time.time() + timeout
     last = {}
     while pending:
@@ -760,10 +795,14 @@ def _start_once(dir, nodes, timeout, java_opts, overrides, certs):
             "mechanisms": list(MECHANISMS), "cluster_id": cluster_id, "version": VERSION,
             "startup_seconds": round(time.time() - t0, 2), "format_seconds": round(t_format, 2),
             "rss_mib": [_rss_mib(n["pid"]) for n in info_nodes]}
+    _write_info(dir, info)
+    return Cluster(dir, info, procs, java_opts)
+
+
+def _write_info(dir, info):
     with open(os.path.join(dir, "cluster.json.tmp"), "w") as f:
         json.dump(info, f, indent=1)
     os.replace(os.path.join(dir, "cluster.json.tmp"), os.path.join(dir, "cluster.json"))
-    return Cluster(dir, info, procs)
 
 
 # --------------------------------------------------------------------- main --
