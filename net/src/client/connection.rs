@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, RwLock};
 use tokio::task::JoinHandle;
 
 use super::in_flight::InFlight;
-use super::login::{keep_logged_in, log_in};
+use super::login::{log_in, renew_if_due, Renewal, Session};
 use super::transport::{read_frames, write_frames, Transport};
 use super::{ClientError, ConnectOptions};
 use crate::negotiation::{first_api_versions_version, next_step, Negotiated, NextStep};
@@ -61,6 +61,8 @@ pub(crate) struct Inner {
     // so it starts once what was sent before it is answered, and nothing else
     // is sent until it is done (KIP-368).
     login_turn: RwLock<()>,
+    // When the broker limits the session: how to log in again, and from when.
+    session: Session,
 }
 
 impl std::fmt::Debug for InFlight {
@@ -109,8 +111,9 @@ impl Connection {
             request_timeout: options.request_timeout,
             strict: options.strict,
             login_turn: RwLock::new(()),
+            session: Session::default(),
         });
-        let mut tasks = vec![
+        let tasks = vec![
             tokio::spawn(write_frames(queue, writes, in_flight.clone())),
             tokio::spawn(read_frames(reads, in_flight, options.max_frame_size)),
         ];
@@ -119,12 +122,7 @@ impl Connection {
             let negotiated = inner.negotiate().await?;
             if let Some(login) = options.login {
                 let logged_in = log_in(&inner, &login, &negotiated).await?;
-                if let Some(lifetime) = logged_in.session_lifetime {
-                    let inner = inner.clone();
-                    tasks.push(tokio::spawn(keep_logged_in(
-                        inner, login, logged_in, lifetime,
-                    )));
-                }
+                inner.session.set(Renewal::after(login, &logged_in));
             }
             Ok::<_, ClientError>(negotiated)
         }
@@ -184,8 +182,17 @@ impl Connection {
         request: Request,
         version: i16,
     ) -> Result<Response, ClientError> {
-        let _turn = self.inner.login_turn.read().await;
-        self.inner.round_trip(&request, version).await
+        // A session the broker limits is renewed first once it is due, so
+        // that no request reaches the broker after the session's end.
+        let mut turn = self.inner.login_turn.read().await;
+        if self.inner.session.due() {
+            drop(turn);
+            renew_if_due(&self.inner).await?;
+            turn = self.inner.login_turn.read().await;
+        }
+        let answer = self.inner.round_trip(&request, version).await;
+        drop(turn);
+        answer
     }
 
     /// The version [`send`](Self::send) uses for `api`: the highest both sides
@@ -275,5 +282,9 @@ impl Inner {
 
     pub(crate) fn login_turn(&self) -> &RwLock<()> {
         &self.login_turn
+    }
+
+    pub(crate) fn session(&self) -> &Session {
+        &self.session
     }
 }

@@ -32,6 +32,9 @@ pub struct Broker {
     /// Produce requests with `acks = 0` read, counted (never answered, as Kafka
     /// answers none).
     pub unanswered_produces: Arc<AtomicUsize>,
+    /// How long each SaslAuthenticate answer takes to leave, once the exchange
+    /// step (and with the last one the session's clock) is done: a slow link.
+    pub sasl_answer_delay: Option<Duration>,
 }
 
 impl Broker {
@@ -91,7 +94,17 @@ impl Broker {
                         if is_final(&answer) {
                             self.logins.fetch_add(1, Ordering::SeqCst);
                         }
-                        tx.send(respond(id, &answer, version)).unwrap();
+                        let frame = respond(id, &answer, version);
+                        match self.sasl_answer_delay {
+                            Some(delay) if matches!(answer, Response::SaslAuthenticate(_)) => {
+                                let tx = tx.clone();
+                                tokio::spawn(async move {
+                                    tokio::time::sleep(delay).await;
+                                    let _ = tx.send(frame);
+                                });
+                            }
+                            _ => tx.send(frame).unwrap(),
+                        }
                         continue;
                     }
                     Gate::AnswerAndClose(answer) => {
