@@ -99,7 +99,7 @@ pub async fn run(cluster: &Cluster, report: &mut Report, run: &str) {
     );
     report.record(
         "security",
-        "sessions Kafka limits are renewed (KIP-368), every mechanism",
+        "sessions Kafka limits are renewed (KIP-368), also after a lapse",
         renewed(cluster, user, password).await,
     );
 }
@@ -133,7 +133,7 @@ async fn renewed(cluster: &Cluster, user: &str, password: &str) -> Outcome {
         ),
     )?;
     Ok(format!(
-        "{} ms sessions, {:.1} s of requests: {}, {}, {}, {} answered",
+        "{} ms sessions, {:.1} s of requests then one after a lapse: {}, {}, {}, {} answered",
         lifetime.as_millis(),
         lifetime.mul_f64(2.5).as_secs_f64(),
         answered.0,
@@ -144,7 +144,8 @@ async fn renewed(cluster: &Cluster, user: &str, password: &str) -> Outcome {
 }
 
 /// One connection logged in with `login`, asking every 250 ms for two and a
-/// half `lifetime`s; how many answers came, named by the mechanism.
+/// half `lifetime`s, then once more after idling past a session's end; how
+/// many answers came, named by the mechanism.
 async fn session(cluster: &Cluster, login: Login, lifetime: Duration) -> Result<String, Failure> {
     let name = login.mechanism_name();
     let kafka = connect(cluster, "SASL_PLAINTEXT", Some(login)).await?;
@@ -163,7 +164,14 @@ async fn session(cluster: &Cluster, login: Login, lifetime: Duration) -> Result<
         answered += 1;
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
-    Ok(format!("{name} {answered}"))
+    // Then idle past the session's end: Kafka takes a new login before the
+    // next request, and closes only on any other.
+    tokio::time::sleep(lifetime.mul_f64(1.3)).await;
+    kafka
+        .send(MetadataRequest::default().with_topics(Some(Vec::new())))
+        .await
+        .map_err(|error| format!("{name}: after a lapsed session: {error}"))?;
+    Ok(format!("{name} {}", answered + 1))
 }
 
 fn now_ms() -> i64 {
