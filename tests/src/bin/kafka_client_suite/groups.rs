@@ -197,7 +197,11 @@ async fn join(
     topic: &Topic,
 ) -> Result<JoinGroupResponse, Failure> {
     let version = member.connection.version(ApiKey::JoinGroup)?;
-    for _ in 0..2 {
+    let mut asked_for_id = false;
+    // While the coordinator loads its partition of __consumer_offsets (50 of
+    // them, the first time), Kafka answers COORDINATOR_LOAD_IN_PROGRESS, and
+    // its clients ask again: 100 times at most, 100 ms apart.
+    for _ in 0..100 {
         let request = JoinGroupRequest::default()
             .with_group_id(group.into())
             .with_session_timeout_ms(10_000)
@@ -209,12 +213,18 @@ async fn join(
                 .with_metadata(subscription(topic)?)]);
         let answer = member.connection.send(request).await?;
         match ErrorCode::from_code(answer.error_code) {
-            ErrorCode::MemberIdRequired if member.id.is_empty() && version >= 4 => {
+            ErrorCode::MemberIdRequired if !asked_for_id && version >= 4 => {
                 ensure!(
                     !answer.member_id.is_empty(),
                     "MEMBER_ID_REQUIRED without a member id"
                 );
                 member.id = answer.member_id.clone();
+                asked_for_id = true;
+            }
+            ErrorCode::CoordinatorLoadInProgress
+            | ErrorCode::CoordinatorNotAvailable
+            | ErrorCode::NotCoordinator => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             }
             ErrorCode::None => {
                 ensure!(
@@ -229,7 +239,7 @@ async fn join(
             error => return Err(format!("JoinGroup v{version} answered {error:?}").into()),
         }
     }
-    Err("JoinGroup asked for a member id twice".into())
+    Err("JoinGroup: the coordinator did not load in 10 s".into())
 }
 
 /// The leader assigns the partitions among the members in member order (range);
