@@ -12,8 +12,8 @@ use kwire::{KafkaString, Records, Uuid};
 use kwire_messages::api::offset_commit::{OffsetCommitRequestPartition, OffsetCommitRequestTopic};
 use kwire_messages::api::produce::{PartitionProduceData, TopicProduceData};
 use kwire_messages::api::{
-    InitProducerIdRequest, InitProducerIdResponse, MetadataRequest, OffsetCommitRequest,
-    OffsetCommitResponse, ProduceRequest,
+    FindCoordinatorRequest, FindCoordinatorResponse, InitProducerIdRequest, InitProducerIdResponse,
+    MetadataRequest, OffsetCommitRequest, OffsetCommitResponse, ProduceRequest,
 };
 use kwire_messages::ApiKey;
 use kwire_net::client::Connection;
@@ -53,8 +53,10 @@ impl Values {
             doomed.insert(version, create_topic(kafka, &name, 1, &[]).await?);
         }
         let group = KafkaString::from(unique("sweep-group", run));
+        coordinator(kafka, 0, group.as_str().to_owned()).await?;
         commit_one(kafka, &group, &topic).await?;
         let transactional_id = KafkaString::from(unique("sweep-txn", run));
+        coordinator(kafka, 1, transactional_id.as_str().to_owned()).await?;
         let request = InitProducerIdRequest::default()
             .with_transactional_id(Some(transactional_id.clone()))
             .with_transaction_timeout_ms(60_000);
@@ -64,6 +66,8 @@ impl Values {
         )
         .await?;
         no_error("InitProducerId", producer.error_code)?;
+        let share_state = format!("{}:{}:0", named("share-state", 0, run), topic.id);
+        coordinator(kafka, 2, share_state).await?;
         let metadata = kafka
             .send(MetadataRequest::default().with_topics(Some(Vec::new())))
             .await?;
@@ -81,7 +85,7 @@ impl Values {
 
     /// A name for something this run makes at `version` (a group, a member).
     pub fn name(&self, what: &str, version: i16) -> KafkaString {
-        format!("kwire-sweep-{what}-v{version}-{}", self.run).into()
+        named(what, version, &self.run).into()
     }
 
     /// A member id a client makes itself (KIP-848: a UUID's text), the same for
@@ -95,6 +99,34 @@ impl Values {
             .to_string()
             .into()
     }
+}
+
+/// The name of something a run makes at a version.
+fn named(what: &str, version: i16, run: &str) -> String {
+    format!("kwire-sweep-{what}-v{version}-{run}")
+}
+
+/// FindCoordinator with `key_type` (0 group, 1 transaction, 2 share state)
+/// for `key`, until Kafka names a coordinator: the first ask of each kind
+/// creates its internal topic (`__consumer_offsets`, `__transaction_state`,
+/// `__share_group_state`), and until a partition of it loads, the coordinator's
+/// requests are answered NOT_COORDINATOR, as clients find out first.
+async fn coordinator(kafka: &Connection, key_type: i8, key: String) -> Result<(), Failure> {
+    let request = FindCoordinatorRequest::default()
+        .with_key_type(key_type)
+        .with_coordinator_keys(vec![key.into()]);
+    let answer = retried(
+        || async { Ok(kafka.send(request.clone()).await?) },
+        |answer: &FindCoordinatorResponse| {
+            answer
+                .coordinators
+                .first()
+                .map_or(answer.error_code, |c| c.error_code)
+        },
+    )
+    .await?;
+    let code = answer.coordinators.first().map_or(-1, |c| c.error_code);
+    no_error(&format!("FindCoordinator (key type {key_type})"), code)
 }
 
 async fn produce_three(kafka: &Connection, topic: &Topic) -> Result<(), Failure> {
