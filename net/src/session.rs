@@ -40,6 +40,10 @@ pub struct Sent {
     /// [`blocking::write_all_buf`](crate::blocking::write_all_buf) sends it with one
     /// gather write; [`ChunkedBytes::to_bytes`] gives it as one buffer.
     pub frame: ChunkedBytes,
+    /// Whether the broker answers it. Kafka answers every request but a
+    /// Produce with `acks = 0`; that one is not kept in flight, so that no
+    /// caller waits for an answer that never comes.
+    pub answered: bool,
 }
 
 /// A response read on a [`ClientSession`], with what it answers.
@@ -97,7 +101,8 @@ impl ClientSession {
     }
 
     /// Frames `request` at `version` under the next correlation id, and remembers it
-    /// until its response is read.
+    /// until its response is read (unless the broker will not answer it: a
+    /// Produce with `acks = 0`, see [`Sent::answered`]).
     pub fn send(&mut self, request: &Request, version: i16) -> Result<Sent, SessionError> {
         let correlation_id = self.next_correlation_id;
         let api = request.api();
@@ -109,10 +114,14 @@ impl ClientSession {
         let frame = frame::encode_any_request_vectored(&header, request)?;
         // Ids count up and wrap to 0; one in flight for 2^31 requests would clash.
         self.next_correlation_id = correlation_id.checked_add(1).unwrap_or(0);
-        self.in_flight.insert(correlation_id, (api, version));
+        let answered = is_answered(request);
+        if answered {
+            self.in_flight.insert(correlation_id, (api, version));
+        }
         Ok(Sent {
             correlation_id,
             frame,
+            answered,
         })
     }
 
@@ -152,6 +161,13 @@ impl ClientSession {
     pub fn forget(&mut self, correlation_id: i32) -> Option<(ApiKey, i16)> {
         self.in_flight.remove(&correlation_id)
     }
+}
+
+/// Whether a broker answers `request`: all but a Produce with `acks = 0`, to
+/// which Kafka sends nothing, not even an error (a failed write closes the
+/// connection instead).
+pub fn is_answered(request: &Request) -> bool {
+    !matches!(request, Request::Produce(produce) if produce.acks == 0)
 }
 
 /// Reads a response frame answering a request of `api` at `version`, ApiVersions'
@@ -269,6 +285,36 @@ mod tests {
             session.pending(sent.correlation_id),
             Some((ApiKey::Heartbeat, 4))
         );
+    }
+
+    #[test]
+    fn a_produce_with_acks_0_is_not_kept_in_flight() {
+        use kwire_messages::api::ProduceRequest;
+
+        let mut session = ClientSession::new(None);
+        let unanswered = session
+            .send(&Request::Produce(ProduceRequest::default().with_acks(0)), 9)
+            .unwrap();
+        assert!(!unanswered.answered);
+        assert_eq!(session.in_flight(), 0);
+        assert_eq!(session.pending(unanswered.correlation_id), None);
+        // acks = 1 and -1 are answered; the ids go on counting.
+        for acks in [1, -1] {
+            let produce = ProduceRequest::default().with_acks(acks);
+            let sent = session.send(&Request::Produce(produce), 9).unwrap();
+            assert!(sent.answered);
+            assert_eq!(
+                sent.correlation_id,
+                unanswered.correlation_id + 1 + i32::from(acks == -1)
+            );
+        }
+        assert_eq!(session.in_flight(), 2);
+        // An answer under the unanswered request's id is a stranger's.
+        let stray = answer(unanswered.correlation_id, &HeartbeatResponse::default(), 4);
+        assert!(matches!(
+            session.receive(&stray),
+            Err(SessionError::RepeatedCorrelationId(0))
+        ));
     }
 
     #[test]

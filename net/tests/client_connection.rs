@@ -223,7 +223,8 @@ async fn logs_in_again_before_the_session_ends() {
         tokio::time::sleep(Duration::from_secs(5)).await;
         assert_eq!(connection.send(heartbeat(2)).await.unwrap().error_code, 2);
     }
-    // 25 s with sessions of 10 s: logged in again at 9 s and at 18 s.
+    // 25 s with sessions of 10 s: logged in again before the requests at 10 s
+    // and at 20 s, the first ones past 90 % of a session.
     assert!(
         logins.load(Ordering::SeqCst) >= 3,
         "{}",
@@ -232,12 +233,86 @@ async fn logs_in_again_before_the_session_ends() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_slow_answer_does_not_eat_the_sessions_margin() {
+    // Sessions of 3 s, each login answer 500 ms on its way: the broker's clock
+    // starts when it reads the last login request, half a second before the
+    // client reads the answer. Renewing 90 % after the answer came would be
+    // 200 ms too late; the broker closes on the first request after the end.
+    let broker = Broker {
+        sasl: Some((users(), Some(Duration::from_secs(3)))),
+        sasl_answer_delay: Some(Duration::from_millis(500)),
+        ..Broker::default()
+    };
+    let logins = broker.logins.clone();
+    let login = Login::scram(ScramHash::Sha256, "alice", "alice-secret");
+    let connection = connect(broker, ConnectOptions::new().with_login(login))
+        .await
+        .unwrap();
+    for asked in 0..40 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let answer = connection.send(heartbeat(1)).await;
+        assert_eq!(
+            answer.map(|a| a.error_code).ok(),
+            Some(1),
+            "request {asked}"
+        );
+    }
+    assert!(
+        logins.load(Ordering::SeqCst) >= 3,
+        "{}",
+        logins.load(Ordering::SeqCst)
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_session_that_lapsed_while_idle_is_renewed_before_the_next_request() {
+    let broker = Broker {
+        sasl: Some((users(), Some(Duration::from_secs(3)))),
+        ..Broker::default()
+    };
+    let logins = broker.logins.clone();
+    let login = Login::scram(ScramHash::Sha512, "alice", "alice-secret");
+    let connection = connect(broker, ConnectOptions::new().with_login(login))
+        .await
+        .unwrap();
+    // Idle for three sessions: nothing is sent, nothing closes.
+    tokio::time::sleep(Duration::from_secs(9)).await;
+    assert_eq!(connection.send(heartbeat(4)).await.unwrap().error_code, 4);
+    assert_eq!(logins.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_produce_with_acks_0_waits_for_no_answer() {
+    use kwire_messages::api::ProduceRequest;
+
+    let broker = Broker::default();
+    let read = broker.unanswered_produces.clone();
+    let options = ConnectOptions::new().with_request_timeout(Duration::from_secs(1));
+    let connection = connect(broker, options).await.unwrap();
+    let started = tokio::time::Instant::now();
+    for _ in 0..3 {
+        let answer = connection
+            .send(ProduceRequest::default().with_acks(0))
+            .await
+            .unwrap();
+        assert!(answer.responses.is_empty(), "{answer:?}");
+    }
+    // Nothing waited for the request timeout, and the connection is open: the
+    // heartbeat after them is answered, so the broker read all three first.
+    assert!(started.elapsed() < Duration::from_secs(1));
+    assert_eq!(connection.send(heartbeat(3)).await.unwrap().error_code, 3);
+    assert_eq!(read.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_strict_connection_refuses_to_drop_a_topic_name_at_produce_v13() {
     use kwire_messages::api::produce::TopicProduceData;
     use kwire_messages::api::ProduceRequest;
 
+    // acks = -1: answered (the broker played here closes instead).
     let named = || {
         ProduceRequest::default()
+            .with_acks(-1)
             .with_topic_data(vec![TopicProduceData::default().with_name("seats".into())])
     };
     let connection = connect(Broker::default(), ConnectOptions::new())

@@ -1,8 +1,8 @@
 """Kafka's primitive encodings, shared by the interop scripts (capture servers,
 probes, the batch decoder): big-endian integers, unsigned varints, strings and
 arrays in classic and flexible (compact) form, request frames, record batches'
-CRC-32C, and connecting to a server and reading exact byte counts and whole
-frames from it. Standard library only."""
+CRC-32C and a small uncompressed batch, and connecting to a server and reading
+exact byte counts and whole frames from it. Standard library only."""
 
 import socket
 import struct
@@ -126,3 +126,22 @@ def crc32c(data):
     for b in data:
         c = table[(c ^ b) & 0xFF] ^ (c >> 8)
     return c ^ 0xFFFFFFFF
+
+
+def varint(v):
+    """A record field's signed varint: zigzag, then Kafka's unsigned varint."""
+    return uvarint((v << 1) ^ (v >> 63))
+
+
+def record_batch(values, timestamp=1_700_000_000_000):
+    """An uncompressed v2 batch of records with null keys and these values."""
+    records = b""
+    for delta, value in enumerate(values):
+        body = (i8(0) + varint(0) + varint(delta) + varint(-1)
+                + varint(len(value)) + value + varint(0))
+        records += varint(len(body)) + body
+    after_crc = (i16(0) + i32(len(values) - 1) + i64(timestamp) + i64(timestamp)
+                 + i64(-1) + i16(-1) + i32(-1) + i32(len(values)) + records)
+    crc = struct.pack(">I", crc32c(after_crc))
+    after_length = i32(0) + i8(2) + crc + after_crc
+    return i64(0) + i32(len(after_length)) + after_length

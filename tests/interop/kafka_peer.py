@@ -12,6 +12,7 @@ As a module (sys.path: tests/interop):
     cluster = kafka_peer.start(dir, nodes=1)
     cluster.nodes[0]["SASL_SSL"]              # "127.0.0.1:PORT"
     cluster.bootstrap("PLAINTEXT")            # every node's address, comma-separated
+    cluster.stop_node(2); cluster.start_node(2)   # e.g. to move leaderships
     cluster.logs_tail(); cluster.stop()
 
 install: `mvn dependency:copy-dependencies` on a generated pom resolves
@@ -40,7 +41,12 @@ prints their tails and stops what it started.
 
 stop: SIGTERM to each node's PID (from DIR/node-N.pid, written as soon as the
 JVM is spawned, and only if that PID still is a JVM of this DIR), SIGKILL
-after the grace period. Stopping what is already gone is not an error.
+after the grace period. Stopping what is already gone is not an error. Nodes
+keep Kafka's controlled shutdown (a stopped broker hands its leaderships
+over first); stopping all three at once, the last broker may then wait for
+a controller whose quorum has gone and be killed after the grace: a suite
+that only ever stops the whole cluster can start it with
+overrides={"controlled.shutdown.enable": "false"} (the matrix does).
 
 Not named kafka.py: next to the scripts run from tests/interop, or with it
 on sys.path, that name would hide kafka-python's `kafka` package.
@@ -225,20 +231,31 @@ def java():
 
 # ----------------------------------------------------------- certificates --
 
-def certificates(folder):
-    """ca.pem, server.pem, server.key (PKCS#8; 127.0.0.1 and localhost) and
-    other-ca.pem into `folder`, made by the test_certificates binary: the one
-    `cargo test --workspace` built when it is newer than its source, else
-    built here."""
+def certificates_tool():
+    """The test_certificates binary: the one `cargo test --workspace` built
+    when it is newer than its source, else built here (the same build
+    tests/security makes)."""
     binary = os.path.join(TARGET, "debug", "test_certificates")
     try:
         fresh = os.path.getmtime(binary) >= os.path.getmtime(CERTIFICATES_SOURCE)
     except OSError:
         fresh = False
     if not fresh:
-        subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "kwire-tests", "--bin",
-                        "test_certificates", "--target-dir", TARGET], cwd=ROOT, check=True)
-    subprocess.run([binary, folder], check=True, timeout=60)
+        r = subprocess.run(["cargo", "build", "--quiet", "--locked", "-p", "kwire-tests", "--bin",
+                            "test_certificates", "--target-dir", TARGET], cwd=ROOT)
+        if r.returncode != 0:
+            raise KafkaError("cargo build of test_certificates failed (exit %s)" % r.returncode)
+    return binary
+
+
+def certificates(folder):
+    """ca.pem, server.pem, server.key (PKCS#8; 127.0.0.1 and localhost) and
+    other-ca.pem into `folder`, made afresh by test_certificates."""
+    r = subprocess.run([certificates_tool(), folder], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=60)
+    if r.returncode != 0:
+        raise KafkaError("test_certificates %s failed: %s" % (folder, r.stdout.decode(
+            errors="replace").strip()))
 
 
 # ------------------------------------------------------------------ ports --
@@ -385,7 +402,7 @@ def _write_properties(path, props):
 
 # ---------------------------------------------------------------- processes --
 
-def _alive(pid):
+def pid_alive(pid):
     """True if `pid` runs and is not a zombie."""
     try:
         with open("/proc/%d/stat" % pid) as f:
@@ -431,19 +448,19 @@ def stop_pids(pids, grace=15.0, procs=None):
     procs = procs or {}
     how = {}
     for pid in pids:
-        if _alive(pid):
+        if pid_alive(pid):
             _signal(pid, signal.SIGTERM)
             how[pid] = "TERM"
         else:
             how[pid] = "exited"
     deadline = time.time() + grace
-    while any(_alive(p) for p in pids) and time.time() < deadline:
+    while any(pid_alive(p) for p in pids) and time.time() < deadline:
         for p in pids:
             if p in procs:
                 procs[p].poll()
         time.sleep(0.1)
     for pid in pids:
-        if _alive(pid):
+        if pid_alive(pid):
             _signal(pid, signal.SIGKILL)
             how[pid] = "KILL"
     for pid in pids:
@@ -467,7 +484,8 @@ def tail(path, lines=40, limit=16000):
     return "\n".join(data.splitlines()[-lines:])
 
 
-ERROR_LINE = re.compile(r"^(\[[^]]*\] (ERROR|FATAL) |Exception|Caused by|\S+(Exception|Error): )")
+ERROR_LINE = re.compile(r"^(\[[^]]*\] (ERROR|FATAL) |Exception|Caused by|\S+(Exception|Error): "
+                        r"|\S+: error: )")
 
 
 def excerpt(path, lines=40):
@@ -489,8 +507,9 @@ class Cluster:
     listeners' addresses, log), `ca`, `other_ca`, `users`, `startup_seconds`,
     `rss_mib`. stop() stops every node (idempotent)."""
 
-    def __init__(self, dir, info, procs=None):
+    def __init__(self, dir, info, procs=None, java_opts=None):
         self.dir = dir
+        self.java_opts = java_opts or JAVA_OPTS
         self.info = info
         self.nodes = info["nodes"]
         self.ca = info["ca"]
@@ -514,6 +533,37 @@ class Cluster:
     def rss(self):
         """The nodes' resident memory now, MiB."""
         return [_rss_mib(p) for p in self.pids()]
+
+    def stop_node(self, node_id, grace=15.0):
+        """Stops one node by its PID (SIGTERM: with Kafka's controlled
+        shutdown, its leaderships move first; SIGKILL after `grace`, as a
+        crash); returns "exited", "TERM" or "KILL"."""
+        pid = self.node(node_id)["pid"]
+        how = stop_pids([pid], grace, self._procs)[pid]
+        try:
+            os.unlink(os.path.join(self.dir, "node-%d.pid" % node_id))
+        except OSError:
+            pass
+        return how
+
+    def start_node(self, node_id, timeout=120.0):
+        """Starts a stopped node again, on its ports and data, and returns once
+        it answers on every listener (and its Metadata lists every broker);
+        its new PID is in `nodes` and DIR/cluster.json."""
+        node = self.node(node_id)
+        if pid_alive(node["pid"]):
+            raise KafkaError("node %d (PID %d) is running" % (node_id, node["pid"]))
+        proc, _ = _spawn(self.dir, node_id, os.path.dirname(node["properties"]),
+                         self.java_opts)
+        self._procs[proc.pid] = proc
+        node["pid"] = proc.pid
+        try:
+            _wait_ready([node], self._procs, self.ca, timeout,
+                        want=[n["id"] for n in self.nodes])
+        except BaseException:
+            self.stop_node(node_id, 5.0)
+            raise
+        _write_info(self.dir, self.info)
 
     def stop(self, grace=15.0):
         """Stops every node of this DIR by PID; returns {pid: how}."""
@@ -552,7 +602,7 @@ def _running(dir):
                 pid = int(f.read().strip())
         except (OSError, ValueError):
             pid = None
-        found[path] = pid if pid and _alive(pid) and _is_our_jvm(pid, dir) else None
+        found[path] = pid if pid and pid_alive(pid) and _is_our_jvm(pid, dir) else None
     return found
 
 
@@ -603,6 +653,7 @@ def _format(dir, node_dirs, cluster_id, timeout):
 
 
 def _spawn(dir, node_id, node_dir, java_opts):
+    """Starts one node's JVM, logging to (the end of) DIR/node-N.log."""
     log = os.path.join(dir, "node-%d.log" % node_id)
     with open(log, "ab") as out:
         p = subprocess.Popen([java()] + java_opts + [
@@ -617,14 +668,15 @@ def _spawn(dir, node_id, node_dir, java_opts):
     return p, log
 
 
-def _wait_ready(nodes, procs, ca, timeout):
-    """Waits until every node answers ApiVersions on every listener and, with
-    several nodes, each lists them all in Metadata. Raises KafkaError (with
-    what was still missing) if a node exits or the time runs out."""
+def _wait_ready(nodes, procs, ca, timeout, want=None):
+    """Waits until every node answers ApiVersions on every listener and, in a
+    cluster of several nodes (`want`, their ids; default: `nodes`), each
+    lists them all in Metadata. Raises KafkaError (with what was still
+    missing) if a node exits or the time runs out."""
     context = tls_context(ca)
-    want = sorted(n["id"] for n in nodes)
+    want = sorted(want or [n["id"] for n in nodes])
     pending = [(n, name) for n in nodes for name in LISTENERS]
-    pending += [(n, "metadata") for n in nodes] if len(nodes) > 1 else []
+    pending += [(n, "metadata") for n in nodes] if len(want) > 1 else []
     deadline = time.time() + timeout
     last = {}
     while pending:
@@ -650,6 +702,16 @@ def _wait_ready(nodes, procs, ca, timeout):
                 "node %d %s: %s" % (n["id"], w, last.get((n["id"], w))) for n, w in pending)))
         if pending:
             time.sleep(0.2)
+
+
+def new_cluster_id():
+    """A random Kafka Uuid in its base64 form. Like Kafka's Uuid.randomUuid,
+    never one starting with '-', which StorageTool would read as an option
+    (1 in 64 does: seen as "argument --cluster-id/-t: expected one argument")."""
+    while True:
+        text = base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode()
+        if not text.startswith("-"):
+            return text
 
 
 def _bind_failed(logs):
@@ -695,7 +757,7 @@ def _start_once(dir, nodes, timeout, java_opts, overrides, certs):
     chosen = free_ports(len(names) * nodes)
     ports = {i: dict(zip(names, chosen[(i - 1) * len(names):i * len(names)])) for i in ids}
     voters = ",".join("%d@127.0.0.1:%d" % (i, ports[i]["CONTROLLER"]) for i in ids)
-    cluster_id = base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode()
+    cluster_id = new_cluster_id()
     node_dirs = {}
     for i in ids:
         node_dir = os.path.join(dir, "node-%d" % i)
@@ -733,10 +795,14 @@ def _start_once(dir, nodes, timeout, java_opts, overrides, certs):
             "mechanisms": list(MECHANISMS), "cluster_id": cluster_id, "version": VERSION,
             "startup_seconds": round(time.time() - t0, 2), "format_seconds": round(t_format, 2),
             "rss_mib": [_rss_mib(n["pid"]) for n in info_nodes]}
+    _write_info(dir, info)
+    return Cluster(dir, info, procs, java_opts)
+
+
+def _write_info(dir, info):
     with open(os.path.join(dir, "cluster.json.tmp"), "w") as f:
         json.dump(info, f, indent=1)
     os.replace(os.path.join(dir, "cluster.json.tmp"), os.path.join(dir, "cluster.json"))
-    return Cluster(dir, info, procs)
 
 
 # --------------------------------------------------------------------- main --

@@ -10,6 +10,7 @@
 
 pub mod checker;
 pub mod codecs;
+pub mod kafka_peer;
 mod outcome;
 pub mod probes;
 pub mod scaffold;

@@ -28,26 +28,40 @@ macro_rules! served {
         /// ApiVersions lists them.
         pub const SERVED: &[ApiKey] = &[$(ApiKey::$api),+];
 
-        /// Answers one request; `None` for a Produce with `acks = 0`, which Kafka
-        /// never answers.
+        /// Answers one request, or says why it gets no answer (a Produce with
+        /// `acks = 0`, which Kafka never answers).
         pub async fn answer(
             $broker: &Broker,
             $client_id: &str,
             $request: Request,
             $version: i16,
-        ) -> Option<Response> {
+        ) -> Result<Response, Unanswered> {
             let response = match $request {
                 $(Request::$api($body) => Response::$api($handler),)+
                 // `connection` checks `served_versions` before decoding, so
                 // nothing else arrives here; answering anyway keeps this total.
                 other => {
                     tracing::warn!(api = other.api().name(), "not served; no answer");
-                    return None;
+                    return Err(Unanswered::NotServed);
                 }
             };
-            Some(response)
+            Ok(response)
         }
     };
+}
+
+/// Why a request gets no answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unanswered {
+    /// A Produce with `acks = 0`, every partition written: Kafka sends nothing
+    /// back.
+    Written,
+    /// A Produce with `acks = 0` that a partition refused, with this error:
+    /// Kafka closes the connection unanswered, the only way a producer that
+    /// waits for nothing learns that it must refresh its metadata.
+    Refused(ErrorCode),
+    /// An API this broker does not serve (see `answer`).
+    NotServed,
 }
 
 served! {
@@ -67,9 +81,16 @@ served! {
     ApiVersions(_) => api_versions(),
     CreateTopics(r) => handlers::topics::create(broker, r, version),
     DeleteTopics(r) => handlers::topics::delete(broker, r, version),
-    InitProducerId(r) => handlers::producer_id::answer(broker, r),
+    InitProducerId(r) => handlers::producer_id::answer(broker, r, version),
     OffsetForLeaderEpoch(r) => handlers::list_offsets::leader_epoch(broker, r),
+    AddPartitionsToTxn(r) => handlers::transactions::add_partitions_to_txn(broker, r, version),
+    AddOffsetsToTxn(r) => handlers::transactions::add_offsets_to_txn(broker, r, version),
+    EndTxn(r) => handlers::transactions::end_txn(broker, r, version),
+    TxnOffsetCommit(r) => handlers::transactions::txn_offset_commit(broker, r, version),
+    DescribeConfigs(r) => handlers::configs::describe(broker, r, version),
+    AlterConfigs(r) => handlers::configs::alter(broker, r),
     SaslAuthenticate(_) => handlers::sasl::authenticate(),
+    IncrementalAlterConfigs(r) => handlers::configs::incremental_alter(broker, r),
     DescribeCluster(r) => handlers::metadata::describe_cluster(broker, r),
 }
 

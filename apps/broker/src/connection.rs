@@ -23,13 +23,13 @@ use kwire::MessageEnum;
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::frame::{RequestError, RequestFrame, TrailingBytes};
 use kwire_messages::Listener;
-use kwire_messages::{ApiKey, Request, Response, ResponseHeader};
+use kwire_messages::{ApiKey, ErrorCode, Request, Response, ResponseHeader};
 use kwire_net::negotiation::answer_api_versions;
 use kwire_net::sasl::Gate;
 use kwire_net::server::{FrameReader, ServerError};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 
-use crate::api;
+use crate::api::{self, Unanswered};
 use crate::held::Held;
 use crate::listeners::Endpoint;
 use crate::security::SaslConnection;
@@ -48,6 +48,8 @@ enum Closed {
     /// The SASL gate closed it: a request before authenticating, a failed or
     /// expired session.
     Unauthenticated(String),
+    /// A Produce with acks = 0 that a partition refused (`api::Unanswered`).
+    AcksZeroRefused(ErrorCode),
 }
 
 impl fmt::Display for Closed {
@@ -60,6 +62,12 @@ impl fmt::Display for Closed {
             }
             Closed::Encode(error) => write!(f, "cannot encode the answer: {error}"),
             Closed::Unauthenticated(why) => write!(f, "SASL: {why}"),
+            Closed::AcksZeroRefused(error) => write!(
+                f,
+                "a Produce with acks=0 was not written ({}); closed, as Kafka does, so that \
+                 the producer refreshes its metadata",
+                error.name()
+            ),
         }
     }
 }
@@ -152,7 +160,8 @@ pub async fn serve<R, W>(
                 tracing::info!(%peer, "closing the connection: SASL authentication failed");
                 return;
             }
-            Err(closed @ Closed::Unauthenticated(_)) => {
+            // Routine answers to a client's mistakes, not the server's trouble.
+            Err(closed @ (Closed::Unauthenticated(_) | Closed::AcksZeroRefused(_))) => {
                 tracing::info!(%peer, "closing the connection: {closed}");
                 return;
             }
@@ -250,9 +259,17 @@ async fn answer(
             Gate::Close(why) => return Err(Closed::Unauthenticated(why)),
         }
     }
-    let Some(mut response) = api::answer(broker, &client_id, decoded.body, version).await else {
-        log(peer, &request, started, "no answer (acks=0)");
-        return Ok(Answer::Nothing);
+    let mut response = match api::answer(broker, &client_id, decoded.body, version).await {
+        Ok(response) => response,
+        Err(Unanswered::Refused(error)) => return Err(Closed::AcksZeroRefused(error)),
+        Err(Unanswered::Written) => {
+            log(peer, &request, started, "no answer (acks=0)");
+            return Ok(Answer::Nothing);
+        }
+        Err(Unanswered::NotServed) => {
+            log(peer, &request, started, "not served; no answer");
+            return Ok(Answer::Nothing);
+        }
     };
     endpoint.advertise(&mut response, broker.config.node_id);
     let bytes = respond(broker, &request, response, held).await?;

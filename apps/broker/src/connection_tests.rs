@@ -62,7 +62,9 @@ fn a_fetched_batch_is_written_from_the_logs_own_memory() {
         topics.create("t", 1);
         let log = topics.partition_mut("t", 0).expect("created");
         log.append(&batch(1 << 20)).expect("append");
-        log.read(0, usize::MAX, true).expect("read").into_bytes()
+        log.read(0, usize::MAX, true, false)
+            .expect("read")
+            .into_bytes()
     };
     let frame = answered(&broker, &fetch_frame());
 
@@ -138,4 +140,69 @@ fn a_request_over_the_decode_limits_is_refused_naming_the_limit() {
         Err(other) => panic!("closed for another reason: {other}"),
         Ok(_) => panic!("answered a request over the limits"),
     }
+}
+
+/// A ProduceRequest v9 frame: one batch to partition `partition` of `t`.
+fn produce_frame(acks: i16, partition: i32) -> Bytes {
+    use kwire::Records;
+    use kwire_messages::api::produce::{PartitionProduceData, ProduceRequest, TopicProduceData};
+
+    let mut data = PartitionProduceData::default();
+    data.index = partition;
+    data.records = Some(Records(batch(10)));
+    let mut topic = TopicProduceData::default();
+    topic.name = "t".into();
+    topic.partition_data = vec![data];
+    let mut request = ProduceRequest::default();
+    request.acks = acks;
+    request.timeout_ms = 1000;
+    request.topic_data = vec![topic];
+    let header = RequestHeader::default()
+        .with_request_api_key(ApiKey::Produce.key())
+        .with_request_api_version(9)
+        .with_correlation_id(3);
+    frame::encode_request(&header, &request).expect("frames")
+}
+
+/// acks = 0, written: no answer, and the connection goes on (Kafka's
+/// `sendNoOpResponseExemptThrottle`).
+#[test]
+fn a_written_produce_with_acks_0_is_not_answered() {
+    let broker = testing::broker(Limits::default());
+    broker.topics().create("t", 1);
+    match answer_plaintext(&broker, &produce_frame(0, 0)) {
+        Ok(Answer::Nothing) => {}
+        Ok(_) => panic!("a Produce with acks=0 was answered"),
+        Err(closed) => panic!("the connection was closed: {closed}"),
+    }
+    let end = broker
+        .topics()
+        .partition("t", 0)
+        .expect("created")
+        .high_watermark();
+    assert_eq!(end, 1, "the record was not written");
+}
+
+/// acks = 0, not written (a partition that does not exist): the connection is
+/// closed unanswered, as Kafka closes it, the producer's only sign of trouble;
+/// with acks = 1 the same request is answered with the partition's error.
+#[test]
+fn a_refused_produce_with_acks_0_closes_the_connection() {
+    let broker = testing::broker(Limits::default());
+    broker.topics().create("t", 1);
+    match answer_plaintext(&broker, &produce_frame(0, 7)) {
+        Err(Closed::AcksZeroRefused(error)) => {
+            assert_eq!(error, ErrorCode::UnknownTopicOrPartition);
+        }
+        Err(closed) => panic!("closed for another reason: {closed}"),
+        Ok(_) => panic!("the connection stayed open"),
+    }
+    let answer = answered(&broker, &produce_frame(1, 7));
+    let (_, response) =
+        frame::decode_any_response(&answer.to_bytes(), ApiKey::Produce, 9).expect("decodes");
+    let Response::Produce(produce) = response else {
+        panic!("a ProduceResponse")
+    };
+    let code = produce.responses[0].partition_responses[0].error_code;
+    assert_eq!(code, ErrorCode::UnknownTopicOrPartition.code());
 }

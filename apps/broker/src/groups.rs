@@ -131,6 +131,8 @@ struct Group {
     /// IDs handed out with MEMBER_ID_REQUIRED, until they join or expire.
     pending: HashMap<String, Instant>,
     offsets: BTreeMap<(String, i32), Committed>,
+    /// Offsets committed in transactions not yet ended, by producer ID.
+    transactional: HashMap<i64, BTreeMap<(String, i32), Committed>>,
 }
 
 impl Group {
@@ -144,7 +146,41 @@ impl Group {
             members: BTreeMap::new(),
             pending: HashMap::new(),
             offsets: BTreeMap::new(),
+            transactional: HashMap::new(),
         }
+    }
+
+    /// Whether a commit from this member and generation is taken, as Kafka's
+    /// `ClassicGroup.validateOffsetCommit`: generation -1 with no member ID is
+    /// taken by an empty group (admin tools, assigned consumers), and inside a
+    /// transaction by any group (producers that do not send the consumer's
+    /// group metadata); otherwise the member and generation must be current.
+    fn check_commit(
+        &mut self,
+        generation: i32,
+        member_id: &str,
+        transactional: bool,
+        now: Instant,
+    ) -> ErrorCode {
+        if generation < 0 && member_id.is_empty() {
+            if !transactional && !self.members.is_empty() {
+                return ErrorCode::UnknownMemberId;
+            }
+            return ErrorCode::None;
+        }
+        let state = self.state;
+        let current = self.generation;
+        let Some(member) = self.member_mut(member_id) else {
+            return ErrorCode::UnknownMemberId;
+        };
+        member.last_seen = now;
+        if generation != current {
+            return ErrorCode::IllegalGeneration;
+        }
+        if !transactional && state == State::CompletingRebalance {
+            return ErrorCode::RebalanceInProgress;
+        }
+        ErrorCode::None
     }
 
     fn member_mut(&mut self, id: &str) -> Option<&mut Member> {
@@ -519,26 +555,62 @@ impl Groups {
             .groups
             .entry(group_id.to_owned())
             .or_insert_with(Group::new);
-        if generation < 0 && member_id.is_empty() {
-            if !group.members.is_empty() {
-                return ErrorCode::UnknownMemberId;
-            }
-        } else {
-            let state = group.state;
-            let current = group.generation;
-            let Some(member) = group.member_mut(member_id) else {
-                return ErrorCode::UnknownMemberId;
-            };
-            member.last_seen = now;
-            if generation != current {
-                return ErrorCode::IllegalGeneration;
-            }
-            if state == State::CompletingRebalance {
-                return ErrorCode::RebalanceInProgress;
+        let error = group.check_commit(generation, member_id, false, now);
+        if error == ErrorCode::None {
+            group.offsets.extend(offsets);
+        }
+        error
+    }
+
+    /// TxnOffsetCommit: offsets that become committed when producer
+    /// `producer_id`'s transaction commits ([`end_transaction`](Self::end_transaction)),
+    /// invisible until then.
+    pub fn commit_transactional(
+        &mut self,
+        group_id: &str,
+        producer_id: i64,
+        generation: i32,
+        member_id: &str,
+        offsets: Vec<((String, i32), Committed)>,
+        now: Instant,
+    ) -> ErrorCode {
+        if group_id.is_empty() {
+            return ErrorCode::InvalidGroupId;
+        }
+        let group = self
+            .groups
+            .entry(group_id.to_owned())
+            .or_insert_with(Group::new);
+        let error = group.check_commit(generation, member_id, true, now);
+        if error == ErrorCode::None {
+            group
+                .transactional
+                .entry(producer_id)
+                .or_default()
+                .extend(offsets);
+        }
+        error
+    }
+
+    /// The end of producer `producer_id`'s transaction: its offsets for the
+    /// group become committed, or are dropped.
+    pub fn end_transaction(&mut self, group_id: &str, producer_id: i64, commit: bool) {
+        let Some(group) = self.groups.get_mut(group_id) else {
+            return;
+        };
+        if let Some(offsets) = group.transactional.remove(&producer_id) {
+            if commit {
+                group.offsets.extend(offsets);
             }
         }
-        group.offsets.extend(offsets);
-        ErrorCode::None
+    }
+
+    /// Whether an open transaction holds an offset for this partition, which
+    /// a consumer asking for stable offsets must wait for (KIP-447).
+    pub fn unstable(&self, group_id: &str, key: &(String, i32)) -> bool {
+        self.groups
+            .get(group_id)
+            .is_some_and(|g| g.transactional.values().any(|o| o.contains_key(key)))
     }
 
     /// The committed offset of each partition asked for, or of every partition

@@ -16,9 +16,15 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use bytes::{Bytes, BytesMut};
-use kwire::records::{rewrite, Batches, DecompressionBudget, RecordBatch, RecordsError};
+use kwire::records::{
+    rewrite, Batches, DecompressionBudget, RecordBatch, RecordBatchBuilder, RecordsError,
+};
 use kwire::Uuid;
+use kwire_messages::control_records::ControlRecord;
+use kwire_messages::data::EndTxnMarker;
 use kwire_messages::ErrorCode;
+
+use crate::topic_configs::TopicConfigs;
 
 /// The leader epoch of every partition: one broker, never re-elected.
 pub const LEADER_EPOCH: i32 = 0;
@@ -53,6 +59,8 @@ pub struct Topics {
 pub struct Topic {
     pub id: Uuid,
     pub partitions: Vec<PartitionLog>,
+    /// Its configs' overrides (`topic_configs.rs`): kept and reported, not acted on.
+    pub configs: TopicConfigs,
 }
 
 impl Topic {
@@ -76,6 +84,7 @@ impl Topics {
         let topic = Topic {
             id,
             partitions: (0..partitions).map(|_| PartitionLog::default()).collect(),
+            configs: TopicConfigs::default(),
         };
         self.partition_count += partitions;
         if let Some(replaced) = self.by_name.insert(name.to_owned(), topic) {
@@ -116,6 +125,26 @@ impl Topics {
         let grown = log.stored_bytes - before;
         self.stored_bytes += grown;
         Some(appended)
+    }
+
+    /// Ends a transaction on partition `partition` of `name` (as
+    /// [`PartitionLog::end_transaction`]); its marker counts in the bytes the
+    /// logs hold but is never refused for them: a transaction must end.
+    pub fn end_transaction(
+        &mut self,
+        name: &str,
+        partition: i32,
+        producer_id: i64,
+        epoch: i16,
+        commit: bool,
+        timestamp: i64,
+    ) -> Option<i64> {
+        let log = self.partition_mut(name, partition)?;
+        let before = log.stored_bytes;
+        let offset = log.end_transaction(producer_id, epoch, commit, timestamp);
+        let grown = log.stored_bytes - before;
+        self.stored_bytes += grown;
+        offset
     }
 
     /// The record bytes all partition logs hold.
@@ -163,9 +192,17 @@ impl Topics {
 #[derive(Debug)]
 pub struct StoredRead {
     bytes: Bytes,
+    /// The offset after the last record read (the offset asked for when
+    /// nothing was).
+    end: i64,
 }
 
 impl StoredRead {
+    /// The offset after the last record read.
+    pub fn end(&self) -> i64 {
+        self.end
+    }
+
     /// The record bytes read.
     pub fn len(&self) -> usize {
         self.bytes.len()
@@ -209,6 +246,28 @@ pub struct PartitionLog {
     stored_bytes: u64,
     next_offset: i64,
     producers: HashMap<i64, ProducerState>,
+    /// Transactions this partition was added to and not yet ended, by producer
+    /// ID (`transactions.rs` adds and ends them).
+    open_transactions: HashMap<i64, OpenTransaction>,
+    /// Aborted transactions, in the order their markers were written: Kafka's
+    /// transaction index, which a read_committed Fetch answers from.
+    aborted: Vec<AbortedTransaction>,
+}
+
+/// A transaction this partition takes part in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct OpenTransaction {
+    epoch: i16,
+    /// Where its first batch here was stored; `None` until one is.
+    first_offset: Option<i64>,
+}
+
+/// An aborted transaction's records here: from its first batch to its marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AbortedTransaction {
+    pub producer_id: i64,
+    pub first_offset: i64,
+    pub last_offset: i64,
 }
 
 /// A timestamp lookup's answer, as ListOffsets returns it.
@@ -250,6 +309,14 @@ impl PartitionLog {
             if batch.records_count() <= 0 || batch.last_offset_delta() < 0 {
                 return Err(ErrorCode::InvalidRecord);
             }
+            // Markers are the coordinator's to write: a client's would end
+            // transactions behind their coordinator's back.
+            if batch.is_control() {
+                return Err(ErrorCode::InvalidRecord);
+            }
+            if batch.is_transactional() {
+                self.check_transactional(batch)?;
+            }
         }
         if let [only] = parsed.as_slice() {
             if let Some(offset) = self.duplicate_of(only)? {
@@ -258,11 +325,110 @@ impl PartitionLog {
         }
         let first = self.next_offset;
         for batch in parsed {
+            let transaction = batch
+                .is_transactional()
+                .then(|| (batch.producer_id(), self.next_offset));
             // `store` refuses only bytes that are not one whole batch of magic 2,
             // which parsing ruled out: no request is left half stored.
             self.store(batch).map_err(|_| ErrorCode::CorruptMessage)?;
+            if let Some((producer_id, offset)) = transaction {
+                if let Some(open) = self.open_transactions.get_mut(&producer_id) {
+                    open.first_offset.get_or_insert(offset);
+                }
+            }
         }
         Ok(first)
+    }
+
+    /// A transactional batch is taken only inside a transaction this partition
+    /// was added to, at that transaction's epoch, as Kafka's partition leader
+    /// verifies with the coordinator (KIP-890) before it appends.
+    fn check_transactional(&self, batch: &RecordBatch) -> Result<(), ErrorCode> {
+        match self.open_transactions.get(&batch.producer_id()) {
+            Some(open) if open.epoch == batch.producer_epoch() => Ok(()),
+            Some(open) if open.epoch > batch.producer_epoch() => {
+                Err(ErrorCode::InvalidProducerEpoch)
+            }
+            _ => Err(ErrorCode::InvalidTxnState),
+        }
+    }
+
+    /// Adds this partition to producer `producer_id`'s transaction at `epoch`
+    /// (AddPartitionsToTxn); already in it, nothing changes.
+    pub fn begin_transaction(&mut self, producer_id: i64, epoch: i16) {
+        let open = self
+            .open_transactions
+            .entry(producer_id)
+            .or_insert(OpenTransaction {
+                epoch,
+                first_offset: None,
+            });
+        open.epoch = epoch;
+    }
+
+    /// Ends producer `producer_id`'s transaction here: writes its marker
+    /// (commit or abort, as Kafka's coordinator writes it, stamped with the
+    /// epoch the coordinator ended it at) and, for an abort that stored
+    /// records, indexes them for read_committed fetches. Nothing to end,
+    /// nothing is written. Returns the marker's offset.
+    pub fn end_transaction(
+        &mut self,
+        producer_id: i64,
+        epoch: i16,
+        commit: bool,
+        timestamp: i64,
+    ) -> Option<i64> {
+        let open = self.open_transactions.remove(&producer_id)?;
+        let marker = if commit {
+            ControlRecord::Commit(EndTxnMarker::default())
+        } else {
+            ControlRecord::Abort(EndTxnMarker::default())
+        };
+        let mut builder = RecordBatchBuilder::new(0)
+            .control(true)
+            .transactional(true)
+            .producer(producer_id, epoch, -1)
+            .base_timestamp(timestamp);
+        // A marker is a few dozen bytes this code builds: it always encodes.
+        let bytes = marker.value().ok().and_then(|value| {
+            builder
+                .append(timestamp, Some(&marker.key()), Some(&value), &[])
+                .ok()?;
+            builder.build().ok()
+        })?;
+        let (batch, _) = RecordBatch::parse(bytes).ok()?;
+        let offset = self.next_offset;
+        self.store(batch).ok()?;
+        if let (false, Some(first_offset)) = (commit, open.first_offset) {
+            self.aborted.push(AbortedTransaction {
+                producer_id,
+                first_offset,
+                last_offset: offset,
+            });
+        }
+        Some(offset)
+    }
+
+    /// Kafka's last stable offset: where the first transaction still open here
+    /// begins, or the log end when none is.
+    pub fn last_stable_offset(&self) -> i64 {
+        self.open_transactions
+            .values()
+            .filter_map(|open| open.first_offset)
+            .min()
+            .unwrap_or(self.next_offset)
+    }
+
+    /// The aborted transactions whose records reach into `from..to`, what a
+    /// read_committed consumer must skip there.
+    pub fn aborted_between(&self, from: i64, to: i64) -> Vec<AbortedTransaction> {
+        // Sorted by marker offset: those ending before `from` are skipped at once.
+        let start = self.aborted.partition_point(|a| a.last_offset < from);
+        self.aborted[start..]
+            .iter()
+            .filter(|a| a.first_offset < to)
+            .copied()
+            .collect()
     }
 
     /// For an idempotent producer's batch: the base offset it was stored at if it
@@ -339,6 +505,11 @@ impl PartitionLog {
                 state.epoch = batch.producer_epoch();
                 state.recent.clear();
             }
+        }
+        // A marker has no sequence: it moves the producer to its epoch (above),
+        // fencing older ones, and leaves the sequences where they were.
+        if batch.producer_id() >= 0 && !batch.is_control() {
+            let state = self.producers.entry(batch.producer_id()).or_default();
             let first = batch.base_sequence();
             state.recent.push_back((
                 first,
@@ -390,6 +561,7 @@ impl PartitionLog {
         offset: i64,
         max_bytes: usize,
         at_least_one: bool,
+        end_offset: i64,
     ) -> Result<std::ops::Range<usize>, ErrorCode> {
         if offset < self.log_start_offset() || offset > self.next_offset {
             return Err(ErrorCode::OffsetOutOfRange);
@@ -399,7 +571,12 @@ impl PartitionLog {
         let mut size = 0;
         for batch in &self.batches[start..] {
             let same_segment = batch.segment == self.batches[start].segment;
-            if !same_segment || ((size > 0 || !at_least_one) && size + batch.len > max_bytes) {
+            // `end_offset` is the log end or the last stable offset, which
+            // is where a batch starts: no batch straddles it.
+            if batch.last_offset >= end_offset
+                || !same_segment
+                || ((size > 0 || !at_least_one) && size + batch.len > max_bytes)
+            {
                 break;
             }
             size += batch.len;
@@ -410,17 +587,25 @@ impl PartitionLog {
 
     /// The batches [`chosen`](Self::chosen) for these limits: one slice of the
     /// segment that holds them (sealed first if they are in the open one), never a
-    /// copy; at most `max_bytes`, or one batch, never the whole log.
+    /// copy; at most `max_bytes`, or one batch, never the whole log. With
+    /// `committed` (read_committed) nothing from the last stable offset on.
     pub fn read(
         &mut self,
         offset: i64,
         max_bytes: usize,
         at_least_one: bool,
+        committed: bool,
     ) -> Result<StoredRead, ErrorCode> {
-        let chosen = self.chosen(offset, max_bytes, at_least_one)?;
+        let end_offset = if committed {
+            self.last_stable_offset()
+        } else {
+            self.next_offset
+        };
+        let chosen = self.chosen(offset, max_bytes, at_least_one, end_offset)?;
         if chosen.is_empty() {
             return Ok(StoredRead {
                 bytes: Bytes::new(),
+                end: offset,
             });
         }
         let last = chosen.end - 1;
@@ -429,7 +614,10 @@ impl PartitionLog {
         }
         let (first, last) = (&self.batches[chosen.start], &self.batches[last]);
         let bytes = self.sealed[first.segment].slice(first.start..last.start + last.len);
-        Ok(StoredRead { bytes })
+        Ok(StoredRead {
+            bytes,
+            end: last.last_offset + 1,
+        })
     }
 
     /// ListOffsets' lookup: `-2` earliest, `-1` latest, `-3` the record with the
@@ -508,7 +696,6 @@ impl PartitionLog {
 mod tests {
     use super::*;
     use crate::handlers::testing::batch_of_value;
-    use kwire::records::RecordBatchBuilder;
 
     fn batch(records: usize, timestamp: i64) -> Bytes {
         let mut builder = RecordBatchBuilder::new(0).base_timestamp(timestamp);
@@ -551,7 +738,10 @@ mod tests {
         assert_eq!(log.append(&batch(3, 100)), Ok(0));
         assert_eq!(log.append(&batch(2, 200)), Ok(3));
         assert_eq!(log.high_watermark(), 5);
-        let read = log.read(4, 1 << 20, true).expect("read").into_bytes();
+        let read = log
+            .read(4, 1 << 20, true, false)
+            .expect("read")
+            .into_bytes();
         let (second, rest) = RecordBatch::parse(read).expect("parse");
         assert!(rest.is_empty());
         assert_eq!(second.base_offset(), 3);
@@ -560,7 +750,7 @@ mod tests {
             .verify_crc()
             .expect("the CRC does not cover the base offset");
         assert_eq!(
-            log.read(6, 1024, true).map(StoredRead::into_bytes),
+            log.read(6, 1024, true, false).map(StoredRead::into_bytes),
             Err(ErrorCode::OffsetOutOfRange)
         );
     }
@@ -572,15 +762,21 @@ mod tests {
         let mut log = PartitionLog::default();
         log.append(&batch(3, 100)).expect("append");
         log.append(&batch(3, 200)).expect("append");
-        let first = log.read(0, 1, true).expect("read").into_bytes();
-        let both = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        let first = log.read(0, 1, true, false).expect("read").into_bytes();
+        let both = log
+            .read(0, 1 << 20, true, false)
+            .expect("read")
+            .into_bytes();
         assert_eq!(both.len(), 2 * first.len());
         assert_eq!(first.as_ptr(), both.as_ptr(), "one segment, not copies");
         assert_eq!(&both[..first.len()], &first[..]);
-        let again = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        let again = log
+            .read(0, 1 << 20, true, false)
+            .expect("read")
+            .into_bytes();
         assert_eq!(again.as_ptr(), both.as_ptr());
         assert_eq!(Batches::new(both).count(), 2);
-        assert_eq!(log.read(0, 1, false).expect("read").len(), 0);
+        assert_eq!(log.read(0, 1, false, false).expect("read").len(), 0);
     }
 
     /// What is appended after a read goes on in the same allocation but a segment
@@ -590,12 +786,21 @@ mod tests {
     fn a_read_stops_at_the_end_of_a_segment() {
         let mut log = PartitionLog::default();
         log.append(&batch(3, 100)).expect("append");
-        let first = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        let first = log
+            .read(0, 1 << 20, true, false)
+            .expect("read")
+            .into_bytes();
         log.append(&batch(3, 200)).expect("append");
         log.append(&batch(3, 300)).expect("append");
-        let from_start = log.read(0, 1 << 20, true).expect("read").into_bytes();
+        let from_start = log
+            .read(0, 1 << 20, true, false)
+            .expect("read")
+            .into_bytes();
         assert_eq!(from_start, first, "the first segment only");
-        let rest = log.read(3, 1 << 20, true).expect("read").into_bytes();
+        let rest = log
+            .read(3, 1 << 20, true, false)
+            .expect("read")
+            .into_bytes();
         assert_eq!(rest.len(), 2 * first.len());
         assert_eq!(Batches::new(rest.clone()).count(), 2);
         // Appended in the room the first segment's allocation had left.
@@ -616,16 +821,16 @@ mod tests {
         log.append(&big).expect("append");
         log.append(&batch(1, 2)).expect("append");
         assert_eq!(
-            log.read(0, usize::MAX, true).expect("read").len(),
+            log.read(0, usize::MAX, true, false).expect("read").len(),
             batch(1, 1).len()
         );
-        let read = log.read(1, 1, true).expect("read").into_bytes();
+        let read = log.read(1, 1, true, false).expect("read").into_bytes();
         let mut expected = BytesMut::from(&big[..]);
         rewrite::set_base_offset(&mut expected, 1).expect("one batch");
         rewrite::set_partition_leader_epoch(&mut expected, LEADER_EPOCH).expect("one batch");
         assert_eq!(read, expected, "the producer's bytes, our offset and epoch");
         assert_eq!(
-            log.read(2, usize::MAX, true).expect("read").len(),
+            log.read(2, usize::MAX, true, false).expect("read").len(),
             batch(1, 2).len()
         );
     }
@@ -677,6 +882,145 @@ mod tests {
             log.append(&idempotent(0, 5, 1)),
             Err(ErrorCode::InvalidProducerEpoch)
         );
+    }
+
+    fn transactional(producer_epoch: i16, base_sequence: i32, records: usize) -> Bytes {
+        let mut builder = RecordBatchBuilder::new(0)
+            .producer(7, producer_epoch, base_sequence)
+            .transactional(true);
+        for i in 0..records {
+            builder
+                .append(i as i64, None, Some(b"v"), &[])
+                .expect("append");
+        }
+        builder.build().expect("build")
+    }
+
+    /// The batches a consumer reads from offset 0 on, read after read (each
+    /// stops at a segment's end), as (base offset, control, transactional).
+    fn batches_read(log: &mut PartitionLog, committed: bool) -> Vec<(i64, bool, bool)> {
+        let mut found = Vec::new();
+        let mut offset = 0;
+        loop {
+            let read = log.read(offset, usize::MAX, true, committed).expect("read");
+            if read.len() == 0 {
+                return found;
+            }
+            offset = read.end();
+            found.extend(
+                Batches::new(read.into_bytes())
+                    .map(|b| b.expect("a batch"))
+                    .map(|b| (b.base_offset(), b.is_control(), b.is_transactional())),
+            );
+        }
+    }
+
+    #[test]
+    fn an_open_transaction_holds_the_last_stable_offset_until_its_marker() {
+        let mut log = PartitionLog::default();
+        assert_eq!(log.append(&batch(2, 0)), Ok(0));
+        log.begin_transaction(7, 0);
+        assert_eq!(log.last_stable_offset(), 2, "added, nothing written yet");
+        assert_eq!(log.append(&transactional(0, 0, 3)), Ok(2));
+        assert_eq!((log.last_stable_offset(), log.high_watermark()), (2, 5));
+        // read_committed stops where the transaction begins; read_uncommitted
+        // does not.
+        assert_eq!(batches_read(&mut log, true), [(0, false, false)]);
+        assert_eq!(batches_read(&mut log, false).len(), 2);
+        assert_eq!(log.end_transaction(7, 0, true, 1000), Some(5));
+        assert_eq!((log.last_stable_offset(), log.high_watermark()), (6, 6));
+        assert_eq!(
+            batches_read(&mut log, true),
+            [(0, false, false), (2, false, true), (5, true, true)]
+        );
+        let read = log
+            .read(5, usize::MAX, true, true)
+            .expect("read")
+            .into_bytes();
+        let (marker, _) = RecordBatch::parse(read).expect("a batch");
+        let record = marker
+            .records()
+            .expect("records")
+            .next()
+            .expect("one")
+            .expect("read");
+        let control = ControlRecord::read(&record).expect("a control record");
+        assert!(matches!(control, ControlRecord::Commit(_)), "{control:?}");
+        assert!(
+            log.aborted_between(0, 6).is_empty(),
+            "a commit is not indexed"
+        );
+        // Ended once: nothing more to end.
+        assert_eq!(log.end_transaction(7, 0, true, 1000), None);
+    }
+
+    #[test]
+    fn an_aborted_transaction_is_indexed_from_its_first_batch_to_its_marker() {
+        let mut log = PartitionLog::default();
+        log.begin_transaction(7, 0);
+        log.append(&transactional(0, 0, 2)).expect("append");
+        log.append(&transactional(0, 2, 2)).expect("append");
+        assert_eq!(log.end_transaction(7, 0, false, 1000), Some(4));
+        let aborted = AbortedTransaction {
+            producer_id: 7,
+            first_offset: 0,
+            last_offset: 4,
+        };
+        assert_eq!(log.aborted_between(0, 5), [aborted]);
+        assert_eq!(log.aborted_between(4, 5), [aborted], "up to its marker");
+        assert!(log.aborted_between(5, 9).is_empty());
+        // Added but never written to: a marker, nothing to skip.
+        log.begin_transaction(7, 0);
+        assert_eq!(log.end_transaction(7, 0, false, 1000), Some(5));
+        assert_eq!(log.aborted_between(0, 9).len(), 1);
+    }
+
+    #[test]
+    fn transactional_batches_need_the_partition_in_their_transaction_at_their_epoch() {
+        let mut log = PartitionLog::default();
+        assert_eq!(
+            log.append(&transactional(0, 0, 1)),
+            Err(ErrorCode::InvalidTxnState)
+        );
+        log.begin_transaction(7, 1);
+        assert_eq!(
+            log.append(&transactional(0, 0, 1)),
+            Err(ErrorCode::InvalidProducerEpoch)
+        );
+        assert_eq!(log.append(&transactional(1, 0, 1)), Ok(0));
+        // A client may not write markers.
+        let mut builder = RecordBatchBuilder::new(0).control(true).transactional(true);
+        let commit = ControlRecord::Commit(EndTxnMarker::default());
+        builder
+            .append(
+                0,
+                Some(&commit.key()),
+                Some(&commit.value().expect("encodes")),
+                &[],
+            )
+            .expect("append");
+        assert_eq!(
+            log.append(&builder.build().expect("build")),
+            Err(ErrorCode::InvalidRecord)
+        );
+        assert_eq!(log.high_watermark(), 1);
+    }
+
+    /// A marker has no sequence: the producer's next transaction goes on from
+    /// its last sequence, and a retry is still recognised.
+    #[test]
+    fn a_marker_leaves_the_producers_sequences_alone() {
+        let mut log = PartitionLog::default();
+        log.begin_transaction(7, 0);
+        assert_eq!(log.append(&transactional(0, 0, 2)), Ok(0));
+        log.end_transaction(7, 0, true, 1000);
+        log.begin_transaction(7, 0);
+        assert_eq!(log.append(&transactional(0, 2, 2)), Ok(3));
+        assert_eq!(log.append(&transactional(0, 2, 2)), Ok(3), "a retry");
+        // A marker at a new epoch fences the old one.
+        log.end_transaction(7, 1, false, 1000);
+        log.begin_transaction(7, 1);
+        assert_eq!(log.append(&transactional(1, 0, 1)), Ok(6));
     }
 
     #[test]

@@ -99,6 +99,8 @@ mod held;
 mod listeners;
 mod log;
 mod security;
+mod topic_configs;
+mod transactions;
 mod users_file;
 
 use std::io::{IsTerminal, Write};
@@ -117,6 +119,7 @@ use crate::config::Config;
 use crate::groups::Groups;
 use crate::listeners::Endpoint;
 use crate::log::Topics;
+use crate::transactions::Transactions;
 
 /// Everything the connections share.
 pub struct Broker {
@@ -126,6 +129,9 @@ pub struct Broker {
     pub topics: Mutex<Topics>,
     /// The group coordinator.
     pub groups: Mutex<Groups>,
+    /// The transaction coordinator; locked before `topics` and `groups`
+    /// when a transaction's end writes to both.
+    pub transactions: Mutex<Transactions>,
     /// Bumped after every append, to wake Fetch requests waiting for data.
     pub appended: watch::Sender<u64>,
     /// The next ID InitProducerId hands out.
@@ -151,6 +157,11 @@ impl Broker {
     /// The group coordinator, locked (as [`topics`](Self::topics)).
     pub fn groups(&self) -> std::sync::MutexGuard<'_, Groups> {
         self.groups.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The transaction coordinator, locked (as [`topics`](Self::topics)).
+    pub fn transactions(&self) -> std::sync::MutexGuard<'_, Transactions> {
+        self.transactions.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -276,6 +287,7 @@ async fn run(
         config,
         topics: Mutex::new(Topics::default()),
         groups: Mutex::new(Groups::default()),
+        transactions: Mutex::new(Transactions::default()),
         appended: watch::channel(0).0,
         next_producer_id: AtomicI64::new(1000),
         responses: limits.responses.clone(),
@@ -283,7 +295,7 @@ async fn run(
         authentication: limits.authentication.clone(),
         failed_authentication_delay: limits.failed_authentication_delay,
     });
-    tokio::spawn(expire_group_members(Arc::clone(&broker)));
+    tokio::spawn(tick_timeouts(Arc::clone(&broker)));
 
     let limits = Arc::new(limits);
     for (listener, endpoint) in endpoints {
@@ -299,12 +311,14 @@ async fn run(
     Ok(())
 }
 
-/// Session and rebalance timeouts need a clock that runs without requests.
-async fn expire_group_members(broker: Arc<Broker>) {
+/// Session, rebalance and transaction timeouts need a clock that runs without
+/// requests.
+async fn tick_timeouts(broker: Arc<Broker>) {
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     loop {
         tick.tick().await;
         broker.groups().tick(Instant::now());
+        handlers::transactions::expire(&broker, Instant::now());
     }
 }
 

@@ -5,14 +5,14 @@ use std::time::Duration;
 
 use kwire::wire::ChunkedBytes;
 use kwire::{ApiRequest, WrongMessage};
-use kwire_messages::api::{ApiVersionsRequest, ApiVersionsResponse};
+use kwire_messages::api::{ApiVersionsRequest, ApiVersionsResponse, ProduceResponse};
 use kwire_messages::{ApiKey, Request, Response};
 use tokio::net::TcpStream;
 use tokio::sync::{mpsc, RwLock};
 use tokio::task::JoinHandle;
 
 use super::in_flight::InFlight;
-use super::login::{keep_logged_in, log_in};
+use super::login::{log_in, renew_if_due, Renewal, Session};
 use super::transport::{read_frames, write_frames, Transport};
 use super::{ClientError, ConnectOptions};
 use crate::negotiation::{first_api_versions_version, next_step, Negotiated, NextStep};
@@ -61,6 +61,8 @@ pub(crate) struct Inner {
     // so it starts once what was sent before it is answered, and nothing else
     // is sent until it is done (KIP-368).
     login_turn: RwLock<()>,
+    // When the broker limits the session: how to log in again, and from when.
+    session: Session,
 }
 
 impl std::fmt::Debug for InFlight {
@@ -109,8 +111,9 @@ impl Connection {
             request_timeout: options.request_timeout,
             strict: options.strict,
             login_turn: RwLock::new(()),
+            session: Session::default(),
         });
-        let mut tasks = vec![
+        let tasks = vec![
             tokio::spawn(write_frames(queue, writes, in_flight.clone())),
             tokio::spawn(read_frames(reads, in_flight, options.max_frame_size)),
         ];
@@ -119,12 +122,7 @@ impl Connection {
             let negotiated = inner.negotiate().await?;
             if let Some(login) = options.login {
                 let logged_in = log_in(&inner, &login, &negotiated).await?;
-                if let Some(lifetime) = logged_in.session_lifetime {
-                    let inner = inner.clone();
-                    tasks.push(tokio::spawn(keep_logged_in(
-                        inner, login, logged_in, lifetime,
-                    )));
-                }
+                inner.session.set(Renewal::after(login, &logged_in));
             }
             Ok::<_, ClientError>(negotiated)
         }
@@ -144,6 +142,13 @@ impl Connection {
 
     /// Sends `request` at the highest version both sides support, and gives back
     /// its response.
+    ///
+    /// A Produce with `acks = 0` is one Kafka does not answer: it returns once
+    /// the request is queued for writing, in order with the others, with an
+    /// empty [`ProduceResponse`] (no topics). Whether the records were stored
+    /// shows only in a Fetch or ListOffsets after; a write that failed closes
+    /// the connection, and the requests after it fail with
+    /// [`ClientError::Closed`].
     ///
     /// Fails with [`ClientError::Negotiation`] naming the API when there is no
     /// such version, and, when the connection is strict (the default), with
@@ -177,8 +182,17 @@ impl Connection {
         request: Request,
         version: i16,
     ) -> Result<Response, ClientError> {
-        let _turn = self.inner.login_turn.read().await;
-        self.inner.round_trip(&request, version).await
+        // A session the broker limits is renewed first once it is due, so
+        // that no request reaches the broker after the session's end.
+        let mut turn = self.inner.login_turn.read().await;
+        if self.inner.session.due() {
+            drop(turn);
+            renew_if_due(&self.inner).await?;
+            turn = self.inner.login_turn.read().await;
+        }
+        let answer = self.inner.round_trip(&request, version).await;
+        drop(turn);
+        answer
     }
 
     /// The version [`send`](Self::send) uses for `api`: the highest both sides
@@ -211,10 +225,16 @@ impl Inner {
         if self.strict {
             super::strict::check(request, version)?;
         }
-        let (_, frame, answer) = self.in_flight.send(request, version)?;
+        let (frame, answer) = self.in_flight.send(request, version)?;
         if self.frames.send(frame).await.is_err() {
             return Err(self.in_flight.closed_error());
         }
+        let Some(answer) = answer else {
+            // A Produce with acks = 0: Kafka answers nothing, so there is
+            // nothing to wait for once the frame is queued behind the requests
+            // sent before it.
+            return Ok(Response::Produce(ProduceResponse::default()));
+        };
         match tokio::time::timeout(self.request_timeout, answer).await {
             Ok(Ok(answer)) => {
                 let received = read_response(&answer.frame, answer.api, answer.version)
@@ -262,5 +282,9 @@ impl Inner {
 
     pub(crate) fn login_turn(&self) -> &RwLock<()> {
         &self.login_turn
+    }
+
+    pub(crate) fn session(&self) -> &Session {
+        &self.session
     }
 }

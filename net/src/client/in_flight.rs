@@ -60,12 +60,14 @@ impl InFlight {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Frames `request` under the next correlation id and registers its waiter.
+    /// Frames `request` under the next correlation id and registers its waiter;
+    /// none for a request the broker does not answer (a Produce with
+    /// `acks = 0`).
     pub fn send(
         &self,
         request: &Request,
         version: i16,
-    ) -> Result<(i32, ChunkedBytes, oneshot::Receiver<Answer>), ClientError> {
+    ) -> Result<(ChunkedBytes, Option<oneshot::Receiver<Answer>>), ClientError> {
         let mut state = self.state();
         if let Some(reason) = &state.closed {
             return Err(ClientError::Closed {
@@ -73,9 +75,12 @@ impl InFlight {
             });
         }
         let sent = state.session.send(request, version)?;
+        if !sent.answered {
+            return Ok((sent.frame, None));
+        }
         let (tell, answer) = oneshot::channel();
         state.waiters.insert(sent.correlation_id, tell);
-        Ok((sent.correlation_id, sent.frame, answer))
+        Ok((sent.frame, Some(answer)))
     }
 
     /// Hands a response frame to the caller waiting for it.

@@ -29,6 +29,12 @@ pub struct Broker {
     pub logins: Arc<AtomicUsize>,
     /// The versions ApiVersions was asked at, in order.
     pub asked: Arc<std::sync::Mutex<Vec<i16>>>,
+    /// Produce requests with `acks = 0` read, counted (never answered, as Kafka
+    /// answers none).
+    pub unanswered_produces: Arc<AtomicUsize>,
+    /// How long each SaslAuthenticate answer takes to leave, once the exchange
+    /// step (and with the last one the session's clock) is done: a slow link.
+    pub sasl_answer_delay: Option<Duration>,
 }
 
 impl Broker {
@@ -37,7 +43,8 @@ impl Broker {
     /// Heartbeat: answered after `generation_id` ms (never, if negative), with
     /// `error_code` set to `generation_id`'s last two digits, so that each caller
     /// can tell its own answer. LeaveGroup: the broker closes the connection.
-    /// SyncGroup: answered under a correlation id no request has.
+    /// SyncGroup: answered under a correlation id no request has. Produce with
+    /// `acks = 0`: counted, not answered.
     pub async fn serve<S: AsyncRead + AsyncWrite + Send + 'static>(self, stream: S) {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
         let (mut reads, mut writes) = tokio::io::split(stream);
@@ -87,7 +94,17 @@ impl Broker {
                         if is_final(&answer) {
                             self.logins.fetch_add(1, Ordering::SeqCst);
                         }
-                        tx.send(respond(id, &answer, version)).unwrap();
+                        let frame = respond(id, &answer, version);
+                        match self.sasl_answer_delay {
+                            Some(delay) if matches!(answer, Response::SaslAuthenticate(_)) => {
+                                let tx = tx.clone();
+                                tokio::spawn(async move {
+                                    tokio::time::sleep(delay).await;
+                                    let _ = tx.send(frame);
+                                });
+                            }
+                            _ => tx.send(frame).unwrap(),
+                        }
                         continue;
                     }
                     Gate::AnswerAndClose(answer) => {
@@ -112,6 +129,9 @@ impl Broker {
                     });
                 }
                 Request::LeaveGroup(_) => break true,
+                Request::Produce(produce) if produce.acks == 0 => {
+                    self.unanswered_produces.fetch_add(1, Ordering::SeqCst);
+                }
                 Request::SyncGroup(_) => {
                     let answer = Response::Heartbeat(HeartbeatResponse::default());
                     tx.send(respond(id + 1000, &answer, 4)).unwrap();

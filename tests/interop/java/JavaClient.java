@@ -41,6 +41,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,6 +82,8 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
@@ -444,11 +447,14 @@ public final class JavaClient {
         props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Math.max(ms(budget), request + 10));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, ms(budget));
         AtomicInteger failed = new AtomicInteger();
+        // Set by a delivery that failed for a login or a permission: every
+        // record after it would fail the same way, each only after a wait.
+        AtomicBoolean refused = new AtomicBoolean();
         long t0 = System.nanoTime();
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props,
                 new ByteArraySerializer(), new ByteArraySerializer());
         try {
-            for (int i = 0; i < count; i++) {
+            for (int i = 0; i < count && !refused.get(); i++) {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add("producer", utf8(p));
                 headers.add("codec", utf8(codec));
@@ -457,7 +463,13 @@ public final class JavaClient {
                             // On the producer's I/O thread.
                             if (e == null) {
                                 out.acked.incrementAndGet();
-                            } else if (failed.incrementAndGet() <= 5) {
+                                return;
+                            }
+                            if (e instanceof AuthenticationException
+                                    || e instanceof AuthorizationException) {
+                                refused.set(true);
+                            }
+                            if (failed.incrementAndGet() <= 5) {
                                 log("delivery failed: " + e);
                             }
                         });
@@ -506,6 +518,8 @@ public final class JavaClient {
                     out.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
                     return out;
                 }
+            } catch (AuthenticationException | AuthorizationException e) {
+                throw e; // asking again cannot help
             } catch (Exception e) {
                 error = e;
             }
@@ -955,6 +969,14 @@ public final class JavaClient {
                     log("topic " + topic + " exists already");
                 }
             }
+            // Where this run's records will begin: the topic may hold an
+            // earlier run's, which the reads below skip.
+            Map<TopicPartition, Long> start;
+            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                    consumerProps(args, null, "read_uncommitted"), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer())) {
+                start = c.endOffsets(partitions(c, topic, deadline), within(10));
+            }
             KafkaProducer<byte[], byte[]> producer = transactional(txnId);
             KafkaProducer<byte[], byte[]> second = null;
             TopicPartition p0 = new TopicPartition(topic, 0);
@@ -1026,12 +1048,12 @@ public final class JavaClient {
                 }
             }
             check("read-committed", seen -> {
-                List<String> keys = readAll(topic, "read_committed");
+                List<String> keys = readAll(topic, "read_committed", start);
                 seen.put("records", keys.size());
                 wantKeys(keys, n, List.of("committed-1", "committed-2"));
             });
             check("read-uncommitted", seen -> {
-                List<String> keys = readAll(topic, "read_uncommitted");
+                List<String> keys = readAll(topic, "read_uncommitted", start);
                 seen.put("records", keys.size());
                 wantKeys(keys, n, List.of("committed-1", "aborted", "committed-2"));
             });
@@ -1068,14 +1090,20 @@ public final class JavaClient {
             }
         }
 
-        /** Every key of topic in `isolation`, reading to the end offsets it sees. */
-        List<String> readAll(String topic, String isolation) throws Exception {
+        /**
+         * Every key of topic in `isolation`, from the offsets in `start` to the
+         * end offsets it sees.
+         */
+        List<String> readAll(String topic, String isolation, Map<TopicPartition, Long> start)
+                throws Exception {
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
                     consumerProps(args, null, isolation), new ByteArrayDeserializer(),
                     new ByteArrayDeserializer())) {
-                List<TopicPartition> tps = partitions(c, topic, deadline);
+                List<TopicPartition> tps = new ArrayList<>(start.keySet());
                 c.assign(tps);
-                c.seekToBeginning(tps);
+                for (TopicPartition tp : tps) {
+                    c.seek(tp, start.get(tp));
+                }
                 // Under read_committed the end offset is the last stable offset.
                 Map<TopicPartition, Long> end = c.endOffsets(tps, within(10));
                 Map<TopicPartition, List<String>> keys = new TreeMap<>(

@@ -5,7 +5,9 @@ DeleteTopics.
 
     producers-venv/bin/python tests/interop/matrix/broker_features.py HOST:PORT
 
-run_matrix.py runs it in the kafka-wire setup; each line it prints starting
+run_matrix.py runs it in the kafka-wire setup, and in the kafka setup against
+Kafka 4.4.0 as the reference: Kafka passes every check, so a check our broker
+fails is our broker's fault, not the check's. Each line it prints starting
 with "problem:" is a failure. Uses confluent-kafka (librdkafka) from the
 producers venv for producing, topics and offsets.
 """
@@ -19,7 +21,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 from kafka_codec import array_len, i8, i16, i32, i64, nullable_string, recv_exact  # noqa: E402
 
@@ -31,8 +33,40 @@ def problem(text):
     print("problem: " + text, flush=True)
 
 
-def create(admin, topic):
+def create(admin, bootstrap, topic):
+    """Creates `topic` and waits until its partition answers ListOffsets: a
+    Kafka broker takes up a new partition's leadership a moment after
+    CreateTopics is answered (and after Metadata names it leader), and until
+    then answers a Produce or Fetch NOT_LEADER_OR_FOLLOWER at once."""
     admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(10)
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "features-create"})
+    try:
+        deadline = time.time() + 10
+        while True:
+            try:
+                consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=5)
+                return
+            except KafkaException:
+                if time.time() > deadline:
+                    raise
+            time.sleep(0.1)
+    finally:
+        consumer.close()
+
+
+def wait_for_end(bootstrap, topic, end):
+    """Waits until `topic`'s partition 0 ends at offset `end`: acks=0 messages
+    are flushed when sent, not when stored, and must be stored before what
+    the next producer sends."""
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "features-wait"})
+    deadline, high = time.time() + 10, None
+    while time.time() < deadline:
+        _, high = consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=10)
+        if high >= end:
+            break
+        time.sleep(0.1)
+    consumer.close()
+    return high
 
 
 def produce(bootstrap, topic, values, acks, timestamps=None):
@@ -63,7 +97,7 @@ def read_all(bootstrap, topic, expect):
 
 def check_acks(bootstrap, admin):
     topic = "features-acks"
-    create(admin, topic)
+    create(admin, bootstrap, topic)
     sent = []
     for acks in ("0", "1", "all"):
         values = [("acks=%s #%d" % (acks, n)).encode() for n in range(5)]
@@ -77,6 +111,10 @@ def check_acks(bootstrap, admin):
         if acks != "0" and offsets != list(range(len(sent), len(sent) + 5)):
             problem("acks=%s: offsets %s, expected %d.." % (acks, offsets, len(sent)))
         sent += values
+        if acks == "0":
+            end = wait_for_end(bootstrap, topic, len(sent))
+            if end != len(sent):
+                problem("acks=0: the partition ends at %s, expected %d" % (end, len(sent)))
     got = read_all(bootstrap, topic, len(sent))
     if [v for _, v in got] != sent or [o for o, _ in got] != list(range(len(sent))):
         problem("acks: read back %d of %d, or in the wrong order" % (len(got), len(sent)))
@@ -84,7 +122,7 @@ def check_acks(bootstrap, admin):
 
 def check_offsets(bootstrap, admin):
     topic = "features-offsets"
-    create(admin, topic)
+    create(admin, bootstrap, topic)
     produce(bootstrap, topic, [b"a", b"b", b"c", b"d", b"e"], "all",
             timestamps=[1000, 2000, 3000, 4000, 5000])
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "features-offsets"})
@@ -120,7 +158,7 @@ def timed_fetch(bootstrap, topic, offset, max_wait_ms, min_bytes):
 
 def check_long_polling(bootstrap, admin):
     topic = "features-poll"
-    create(admin, topic)
+    create(admin, bootstrap, topic)
     took, _ = timed_fetch(bootstrap, topic, 0, 600, 1)
     if not 0.5 <= took < 3:
         problem("empty fetch with max_wait_ms=600 answered after %.2f s" % took)
@@ -140,7 +178,7 @@ def check_long_polling(bootstrap, admin):
 
 def check_delete(bootstrap, admin):
     topic = "features-delete"
-    create(admin, topic)
+    create(admin, bootstrap, topic)
     admin.delete_topics([topic])[topic].result(10)
     if topic in admin.list_topics(timeout=10).topics:
         problem("%s still listed after DeleteTopics" % topic)

@@ -1,9 +1,9 @@
 """Creates the matrix's topics before any client runs (kafka-python admin).
 
     producers-venv/bin/python create_topics.py --bootstrap HOST:PORT
-        --partitions 3 [--timeout 60] T1 T2 ...
+        --partitions 3 [--replication-factor 1] [--timeout 60] T1 T2 ...
 
-Sends one CreateTopics request for all topics (replication factor 1), then
+Sends one CreateTopics request for all topics, then
 waits until the metadata shows every topic with that many partitions, each
 with a leader. Prints one JSON line {"created": [...], "errors": {...}} and
 exits 0 only if every topic is ready. Run by run_matrix.py with the
@@ -22,6 +22,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--partitions", type=int, default=3)
+    ap.add_argument("--replication-factor", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("topics", nargs="+")
     args = ap.parse_args()
@@ -34,7 +35,8 @@ def main():
     errors = {}
     try:
         res = admin.create_topics({t: {"num_partitions": args.partitions,
-                                       "replication_factor": 1} for t in args.topics},
+                                       "replication_factor": args.replication_factor}
+                                   for t in args.topics},
                                   timeout_ms=int(args.timeout * 1000), raise_errors=False)
         for t in res.get("topics", []):
             if t.get("error_code"):

@@ -1,11 +1,14 @@
 """Connection-level probes the clients do not make on purpose: pipelining, many
-connections at once, a bad frame closing only its own connection, acks=0, and
-ApiVersions at a version the server does not know.
+connections at once, a bad frame closing only its own connection, acks=0
+(unanswered when written, the connection closed when not), and ApiVersions at
+a version the server does not know.
 
     python3 tests/interop/matrix/probes.py HOST:PORT [--proxy]
 
-run_matrix.py runs them against every setup (our broker directly, our proxy in
-front of tansu and noida-db) before the clients; each problem is a failure.
+run_matrix.py runs them against every setup (our broker and Kafka directly,
+our proxy in front of tansu, noida-db and Kafka) before the clients; each
+problem is a failure. Kafka 4.4.0 passes every one of them: it is the
+reference they are written to.
 Standard library only; requests are written by hand with ../kafka_codec.py, so
 these probes do not depend on the Rust code they check.
 """
@@ -15,11 +18,13 @@ import os
 import socket
 import struct
 import sys
+import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import kafka_codec  # noqa: E402
-from kafka_codec import TAGS, array_len, i16, i32, nullable_string  # noqa: E402
+from kafka_codec import (TAGS, array_len, i8, i16, i32, nullable_string,  # noqa: E402
+                         record_batch, string)
 
 TIMEOUT = 5.0
 UNSUPPORTED_VERSION = 35
@@ -39,12 +44,76 @@ def metadata_v1_all(corr):
     return request(3, 1, corr, i32(-1), flexible=False)  # null topics: all
 
 
-def produce_acks0(corr):
-    """Produce v3, acks 0, one partition of an unknown topic with null records:
-    whatever the outcome, acks=0 gets no answer."""
+ACKS0_TOPIC = "probe-acks0"
+
+
+def produce_acks0(corr, topic, partition, batch):
+    """Produce v3, acks 0, one partition; `batch` None sends null records."""
+    records = i32(-1) if batch is None else i32(len(batch)) + batch
     body = (nullable_string(None, False) + i16(0) + i32(1000) + array_len(1, False)
-            + nullable_string("probe-acks0", False) + array_len(1, False) + i32(0) + i32(-1))
+            + string(topic, False) + array_len(1, False) + i32(partition) + records)
     return request(0, 3, corr, body, flexible=False)
+
+
+def metadata_v4(corr, topic):
+    """Metadata v4 for one topic, auto-creation allowed."""
+    body = array_len(1, False) + string(topic, False) + i8(1)
+    return request(3, 4, corr, body, flexible=False)
+
+
+class Reader:
+    """Reads a non-flexible response body field by field."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def take(self, fmt):
+        value = struct.unpack_from(fmt, self.data, self.pos)
+        self.pos += struct.calcsize(fmt)
+        return value[0]
+
+    def string(self):
+        n = self.take(">h")
+        text = self.data[self.pos:self.pos + max(n, 0)].decode(errors="replace")
+        self.pos += max(n, 0)
+        return None if n < 0 else text
+
+
+def leader_of(address, topic, timeout=15.0):
+    """The address (as Metadata v4 names it) of the leader of `topic`'s
+    partition 0, asking until the topic exists with a leader (auto-created;
+    Kafka answers LEADER_NOT_AVAILABLE at first); None on timeout."""
+    deadline = time.time() + timeout
+    corr = 0
+    while time.time() < deadline:
+        corr += 1
+        with connect(address) as sock:
+            sock.sendall(metadata_v4(corr, topic))
+            got = read_response(sock)
+        if got is None:
+            return None
+        r = Reader(got[1])
+        r.take(">i")  # throttle_time_ms
+        brokers = {}
+        for _ in range(r.take(">i")):
+            node = r.take(">i")
+            host = r.string()
+            brokers[node] = "%s:%d" % (host, r.take(">i"))
+            r.string()  # rack
+        r.string()  # cluster_id
+        r.take(">i")  # controller_id
+        for _ in range(r.take(">i")):
+            error, name, _internal = r.take(">h"), r.string(), r.take(">b")
+            for _ in range(r.take(">i")):
+                p_error, index, leader = r.take(">h"), r.take(">i"), r.take(">i")
+                for _ in range(2):  # replicas, isr
+                    for _ in range(r.take(">i")):
+                        r.take(">i")
+                if (name == topic and error == 0 and p_error == 0 and index == 0
+                        and leader in brokers):
+                    return brokers[leader]
+        time.sleep(0.2)
+    return None
 
 
 def connect(address):
@@ -120,14 +189,36 @@ def check_truncated_body(address):
 
 
 def check_acks0(address):
-    with connect(address) as sock:
-        sock.sendall(produce_acks0(1) + api_versions(2))
+    """A Produce with acks=0 that the partition's leader writes gets no answer
+    and leaves the connection open; one it cannot write (a partition that
+    does not exist) closes the connection unanswered, Kafka's only way to
+    tell a producer that waits for nothing to refresh its metadata."""
+    leader = leader_of(address, ACKS0_TOPIC)
+    if leader is None:
+        return ["no leader for %s-0 in Metadata v4 (auto-created)" % ACKS0_TOPIC]
+    problems = []
+    with connect(leader) as sock:
+        sock.sendall(produce_acks0(1, ACKS0_TOPIC, 0, record_batch([b"acks=0"]))
+                     + api_versions(2))
         got = read_response(sock)
-    if got is None:
-        return ["connection closed after a Produce with acks=0"]
-    if got[0] != 2:
-        return ["a Produce with acks=0 was answered (correlation id %d)" % got[0]]
-    return []
+        if got is None:
+            return ["connection closed after a Produce with acks=0 that could be written"]
+        if got[0] != 2:
+            return ["a Produce with acks=0 was answered (correlation id %d)" % got[0]]
+        sock.sendall(produce_acks0(3, ACKS0_TOPIC, 99, record_batch([b"nowhere"])))
+        try:
+            got = read_response(sock)
+        except socket.timeout:
+            got = "open"
+        except (ConnectionResetError, BrokenPipeError):
+            got = None
+        if got == "open":
+            problems.append("the connection stayed open after a Produce with acks=0 to a "
+                            "partition that does not exist")
+        elif got is not None:
+            problems.append("a Produce with acks=0 to a partition that does not exist was "
+                            "answered (correlation id %d) instead of closing" % got[0])
+    return problems
 
 
 def check_unknown_api_versions(address):
@@ -146,14 +237,20 @@ def check_unknown_api_versions(address):
     return []
 
 
-# Everything is asked of our broker. Through our proxy only what the proxy
-# itself decides is asked: what a truncated body, acks=0 or an unknown
-# ApiVersions version get is the broker's answer, passed through (noida-db
-# answers acks=0; tansu resets the connection on it and answers ApiVersions v127
-# with error 0).
+# Everything is asked of our broker and of Kafka. Through our proxy only what
+# the proxy itself decides is asked: what a truncated body, acks=0 or an
+# unknown ApiVersions version get is the broker's answer, passed through
+# (noida-db answers acks=0; tansu resets the connection on it and answers
+# ApiVersions v127 with error 0). In front of Kafka, whose answers are right,
+# acks=0 is asked too: the proxy must expect no answer to the one and pass the
+# broker's close of the other on. A truncated body and a version the proxy
+# does not know are frames it cannot decode: it forwards them and counts them
+# as decode failures, which the matrix holds to 0, so they are asked of
+# brokers only.
 BROKER_CHECKS = [check_pipelining, check_many_connections, check_negative_length,
                  check_truncated_body, check_acks0, check_unknown_api_versions]
 PROXY_CHECKS = [check_pipelining, check_many_connections, check_negative_length]
+KAFKA_PROXY_CHECKS = PROXY_CHECKS + [check_acks0]
 
 
 def run(address, checks=BROKER_CHECKS):

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""The interop matrix: six real clients against three broker setups.
+"""The interop matrix: six real clients against six broker setups.
 
-    tests/interop/run [--setups kafka-wire,tansu,noida-db] [--clients a,b,...]
+    tests/interop/run [--setups kafka-wire,tansu,noida-db,kafka,kafka-proxied,kafka3-proxied]
+                      [--clients a,b,...]
                       [--codecs none,gzip,...] [--count 1000] [--direct]
                       [--jobs 3] [--timeout 60] [--json FILE] [--markdown FILE]
                       [--ports LO-HI] [--pidfile-prefix PREFIX] [--keep]
                       [--no-build] [--no-install]
 
 For each setup (README.md here: our broker; our proxy in front of tansu; our
-proxy in front of noida-db), on fresh processes and free 127.0.0.1 ports:
+proxy in front of noida-db; Apache Kafka 4.4.0 directly; our proxy in front
+of one Kafka node; our proxy in front of three), on fresh processes and free
+127.0.0.1 ports:
 create every topic m-<producer>-<codec> (3 partitions), run every producer
 (client x codec) a few at a time, then let every consumer client read all
 the other clients' topics whose produce succeeded: once by assignment, then
@@ -19,7 +22,7 @@ Prints a table per setup (rows: producer, columns: consumer), the failures,
 the proxy's per-API counts, and timings. Exits 1 on any failing cell, any
 client run failure not covered by a documented broker limit (LIMITS in run_matrix.py),
 any proxy mismatch or decode failure, or any process that does not stop
-cleanly. --direct skips the proxy (clients talk to tansu / noida-db
+cleanly. --direct skips the proxy (clients talk to tansu / noida-db / Kafka
 directly), for when the proxy is not there yet.
 
 Python 3 standard library only; the clients run in the venv and node
@@ -48,6 +51,7 @@ ROOT = os.path.dirname(os.path.dirname(INTEROP))
 sys.path[:0] = [HERE, INTEROP]
 
 import client_runs  # noqa: E402
+import kafka_peer  # noqa: E402
 import probes  # noqa: E402
 import procs  # noqa: E402
 import report  # noqa: E402
@@ -58,7 +62,7 @@ import verify  # noqa: E402
 # Documented limits of a broker setup: a cell or client run they match is
 # shown as `limit` and does not fail the run (a matching cell that passes is
 # reported as an unexpected pass). Patterns are fnmatch patterns.
-#   setup:  kafka-wire | tansu | noida-db
+#   setup:  kafka-wire | tansu | noida-db | kafka | kafka-proxied | kafka3-proxied
 #   role:   producer | consumer | *      (which client of the cell `client` names)
 #   client: kafka-python | confluent-kafka | aiokafka | kafkajs | kcat | java
 #   mode:   produce | assign | group     (a producer limit with mode "produce"
@@ -67,6 +71,22 @@ import verify  # noqa: E402
 #   evidence: what was observed (exact error), for the report
 LIMITS = [
 ]
+
+# Clients a setup's broker cannot serve at all, so not run there (each run
+# would only wait out its timeout): setup -> {client: evidence}. Reported
+# among the notes.
+NOT_RUN = {
+    "tansu": {
+        "java": "tansu 0.6.0 closes the connection on an ApiVersions v5 request that "
+                "carries a ClusterId (KIP-1242), which Kafka's Java client 4.4 sends on "
+                "every connection after the bootstrap one: it never reaches a partition "
+                "leader (also with --direct; acked 0 and read 0 at the timeout)",
+    },
+}
+
+# Where broker_features.py runs: our broker, and Kafka directly as the
+# reference the checks are held to (what Kafka does is right).
+FEATURE_SETUPS = ("kafka-wire", "kafka")
 
 PRINT_LOCK = threading.Lock()
 
@@ -122,6 +142,15 @@ def install(args, clients):
                            + kinds, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             raise RuntimeError("broker.py install failed:\n" + r.stdout)
+    if any(s in setups.KAFKA for s in args.setups):
+        if args.no_install:
+            if not kafka_peer.installed():
+                raise RuntimeError("Kafka %s is not installed (--no-install): run "
+                                   "`python3 tests/interop/kafka_peer.py install`"
+                                   % kafka_peer.VERSION)
+        else:
+            kafka_peer.install()
+        kafka_peer.certificates_tool()  # built now, not inside a setup's start time
     env = client_runs.Env(pca.VPY, pca.NODE_MODULES, node)
     return env, notes
 
@@ -168,13 +197,14 @@ def run_pool(jobs, tasks, registry):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def create_topics(ctx, logdir, bootstrap, topics):
+def create_topics(ctx, logdir, bootstrap, topics, replication_factor=1):
     """Runs create_topics.py; returns ({topic: error} for those not ready, seconds)."""
     out, err = os.path.join(logdir, "create-topics.out"), os.path.join(logdir,
                                                                        "create-topics.err")
     rc, secs = procs.run(ctx.registry, [ctx.env.python, "-B",
                                         os.path.join(HERE, "create_topics.py"),
                                         "--bootstrap", bootstrap, "--partitions", "3",
+                                        "--replication-factor", str(replication_factor),
                                         "--timeout", "60"] + topics,
                          out, err, 75, env=ctx.env.env)
     errors = {}
@@ -188,7 +218,8 @@ def create_topics(ctx, logdir, bootstrap, topics):
 
 
 def broker_features(ctx, logdir, bootstrap):
-    """Runs broker_features.py against our broker; returns its problems."""
+    """Runs broker_features.py (against our broker, and against Kafka as the
+    reference); returns its problems."""
     out, err = (os.path.join(logdir, "broker-features." + ext) for ext in ("out", "err"))
     rc, _ = procs.run(ctx.registry, [ctx.env.python, "-B",
                                      os.path.join(HERE, "broker_features.py"), bootstrap],
@@ -205,8 +236,10 @@ def run_setup(ctx, name):
     setup's result dict (cells not yet verified)."""
     args = ctx.args
     res = {"name": name, "status": "ran", "error": None, "description": "",
-           "producers": [c for c in ctx.clients if c not in ctx.missing],
-           "consumers": [c for c in ctx.clients if c not in ctx.missing],
+           "producers": [c for c in ctx.clients if c not in ctx.missing
+                         and c not in NOT_RUN.get(name, {})],
+           "consumers": [c for c in ctx.clients if c not in ctx.missing
+                         and c not in NOT_RUN.get(name, {})],
            "produce": {}, "consume": {}, "cells": [], "timings": {}, "problems": [],
            "proxy_report": None, "proxy_table": ""}
     logdir = os.path.join(ctx.workdir, name)
@@ -225,11 +258,16 @@ def run_setup(ctx, name):
         res["timings"]["start"] = time.time() - t0
         say("   %s (%.1f s)" % (setup.description, res["timings"]["start"]))
 
+        res["kafka"] = setup.kafka.info if setup.kafka else None
         t = time.time()
-        checks = probes.BROKER_CHECKS if name == "kafka-wire" else probes.PROXY_CHECKS
-        res["probe_problems"] = [] if args.direct and name != "kafka-wire" else \
+        # Our broker and Kafka get every probe (Kafka is the reference they
+        # are written to); through our proxy, see probes.py.
+        checks = (probes.BROKER_CHECKS if not setups.proxied(name, args.direct)
+                  else probes.KAFKA_PROXY_CHECKS if name in setups.KAFKA
+                  else probes.PROXY_CHECKS)
+        res["probe_problems"] = [] if args.direct and name in setups.THIRD_PARTY else \
             probes.run(bootstrap, checks)
-        if name == "kafka-wire":
+        if name in FEATURE_SETUPS:
             res["probe_problems"] += broker_features(ctx, logdir, bootstrap)
         res["timings"]["probes"] = time.time() - t
         say("   probes: %s (%.1f s)" % ("; ".join(res["probe_problems"]) or "passed",
@@ -238,7 +276,8 @@ def run_setup(ctx, name):
         plan = [(p, c) for p in res["producers"] for c in ctx.codecs
                 if c in client_runs.CLIENTS[p][2]]
         topics = [client_runs.topic(p, c) for p, c in plan]
-        errors, secs = create_topics(ctx, logdir, bootstrap, topics)
+        errors, secs = create_topics(ctx, logdir, bootstrap, topics,
+                                     setups.replication_factor(name))
         res["timings"]["topics"] = secs
         say("   created %d topics in %.1f s%s" % (len(topics) - len(errors), secs,
                                                   "; errors: %s" % errors if errors else ""))
@@ -307,8 +346,11 @@ def run_setup(ctx, name):
             setup.stop()
         res["timings"]["stop"] = time.time() - t
         res["problems"] = setup.problems
+        res["checks"] = setup.checks
         res["proxy_report"] = setup.proxy_report
         res["proxy_table"] = setup.proxy_table
+        if setup.kafka_rss_end:
+            res["kafka_rss_end"] = setup.kafka_rss_end
         res["timings"]["total"] = time.time() - t0
     return res
 
@@ -320,7 +362,9 @@ def evaluate(ctx, res):
     client runs come first; a cell from which nothing was read because its
     consumer run failed is counted in that run's line, not listed again."""
     name = res["name"]
-    run_failures, cell_failures, notes = [], [], []
+    run_failures, cell_failures = [], []
+    notes = ["%s: %s not run: %s" % (name, c, why)
+             for c, why in NOT_RUN.get(name, {}).items() if c in ctx.clients]
     if res["status"] != "ran":
         return ["%s: %s" % (name, res["error"])], notes
     t = time.time()
@@ -384,7 +428,7 @@ def evaluate(ctx, res):
     failures += ["%s: probe %s" % (name, p) for p in res.get("probe_problems", [])]
     for prob in res["problems"]:
         failures.append("%s: %s" % (name, prob))
-    if not ctx.args.direct and name != "kafka-wire" and res["proxy_report"] is None and \
+    if setups.proxied(name, ctx.args.direct) and res["proxy_report"] is None and \
             not any("proxy report" in p for p in res["problems"]):
         failures.append("%s: no proxy report" % name)
     res["timings"]["verify"] = time.time() - t
@@ -568,6 +612,12 @@ def print_summary(result):
         if s.get("proxy_report"):
             say("\nproxy, per API (from its report):")
             say(report.text_table(report.proxy_rows(s["proxy_report"])))
+        for check in s.get("checks") or []:
+            say("checked: " + check)
+        if s.get("kafka"):
+            say("Kafka: ready in %.1f s (format %.1f s); RSS per node %s MiB when ready, %s "
+                "at the end" % (s["kafka"]["startup_seconds"], s["kafka"]["format_seconds"],
+                                s["kafka"]["rss_mib"], s.get("kafka_rss_end")))
         say("timings: " + report.timings_text(s["timings"]))
         say()
     if result["notes"]:

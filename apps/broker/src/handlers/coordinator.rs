@@ -17,8 +17,10 @@ use kwire_messages::{
 use crate::groups::{JoinOutcome, JoinParams, Reply, SyncOutcome};
 use crate::Broker;
 
-/// Key type 0 is a group; 1 a transaction, which is not served.
+/// Key type 0 is a group, 1 a transactional ID: this broker coordinates both.
+/// (2, share groups, it does not serve.)
 const GROUP_KEY: i8 = 0;
+const TRANSACTION_KEY: i8 = 1;
 
 pub fn find(
     broker: &Broker,
@@ -26,7 +28,7 @@ pub fn find(
     version: i16,
 ) -> FindCoordinatorResponse {
     let config = &broker.config;
-    let error = if request.key_type == GROUP_KEY {
+    let error = if request.key_type == GROUP_KEY || request.key_type == TRANSACTION_KEY {
         ErrorCode::None
     } else {
         ErrorCode::CoordinatorNotAvailable

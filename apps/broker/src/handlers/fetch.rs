@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use kwire::{Records, Uuid};
 use kwire_messages::api::fetch::{
-    FetchPartition, FetchTopic, FetchableTopicResponse, PartitionData,
+    AbortedTransaction, FetchPartition, FetchTopic, FetchableTopicResponse, PartitionData,
 };
 use kwire_messages::ErrorCode;
 use kwire_messages::{api::FetchRequest, api::FetchResponse};
@@ -34,11 +34,13 @@ pub async fn answer(broker: &Broker, request: FetchRequest, version: i16) -> Fet
         return response;
     }
     let plan = served_once(&request.topics);
+    // READ_COMMITTED (1): records up to the last stable offset only.
+    let committed = request.isolation_level == 1;
     let budget = response_budget(request.max_bytes, limits);
     loop {
         // Subscribe before reading, so that an append in between still wakes us.
         let mut appended = broker.appended.subscribe();
-        let read = read(&mut broker.topics(), &plan, budget, version);
+        let read = read(&mut broker.topics(), &plan, budget, version, committed);
         let now = Instant::now();
         if read.failed || read.bytes >= request.min_bytes.max(0) as usize || now >= deadline {
             // The records are slices of the log, not copies: the answer's frame,
@@ -132,6 +134,7 @@ fn read(
     plan: &[(&FetchTopic, Vec<&FetchPartition>)],
     mut budget: usize,
     version: i16,
+    committed: bool,
 ) -> Read {
     let mut total = 0;
     let mut failed = false;
@@ -161,15 +164,32 @@ fn read(
                         }
                     };
                     data.high_watermark = log.high_watermark();
-                    data.last_stable_offset = log.high_watermark();
+                    data.last_stable_offset = log.last_stable_offset();
                     data.log_start_offset = log.log_start_offset();
                     // Kafka's `ReplicaManager.readFromLog`: each partition gets
                     // min(partition_max_bytes, what is left), and until one
                     // partition has returned data the first batch is returned
                     // whole even if larger (KIP-74), so a consumer never sticks.
                     let limit = (p.partition_max_bytes.max(0) as usize).min(budget);
-                    match log.read(p.fetch_offset, limit, total == 0) {
+                    match log.read(p.fetch_offset, limit, total == 0, committed) {
                         Ok(read) => {
+                            // What a read_committed consumer must drop from
+                            // these records, as Kafka lists it; null for
+                            // read_uncommitted, as Kafka sends it.
+                            data.aborted_transactions = None;
+                            if committed {
+                                let aborted = log
+                                    .aborted_between(p.fetch_offset, read.end())
+                                    .into_iter()
+                                    .map(|a| {
+                                        let mut t = AbortedTransaction::default();
+                                        t.producer_id = a.producer_id;
+                                        t.first_offset = a.first_offset;
+                                        t
+                                    })
+                                    .collect();
+                                data.aborted_transactions = Some(aborted);
+                            }
                             total += read.len();
                             budget = budget.saturating_sub(read.len());
                             records.push(Some(read));

@@ -172,3 +172,85 @@ fn the_budget_is_the_smaller_of_the_request_and_the_broker() {
     assert_eq!(response_budget(1000, &limits), 1000);
     assert_eq!(response_budget(-1, &limits), 0);
 }
+
+/// A transaction of `records` records by producer 7 on t-0, left open.
+fn open_transaction(broker: &Broker, records: usize) {
+    let mut builder = kwire::records::RecordBatchBuilder::new(0)
+        .producer(7, 0, 0)
+        .transactional(true);
+    for i in 0..records {
+        builder
+            .append(i as i64, None, Some(b"v"), &[])
+            .expect("append");
+    }
+    let mut topics = broker.topics();
+    let log = topics.partition_mut("t", 0).expect("t-0");
+    log.begin_transaction(7, 0);
+    log.append(&builder.build().expect("build"))
+        .expect("stored");
+}
+
+/// read_committed: nothing from the last stable offset on, which the answer
+/// names, and the aborted transactions within what is answered;
+/// read_uncommitted: everything, and no list (null).
+#[test]
+fn read_committed_stops_at_the_last_stable_offset_and_lists_aborted_transactions() {
+    let broker = stored(Limits::default(), 1, 1, 10);
+    open_transaction(&broker, 3);
+    let mut request = fetching(&[0], i32::MAX, i32::MAX);
+    request.isolation_level = 1;
+    let response = run(&broker, request.clone());
+    let partition = &response.responses[0].partitions[0];
+    assert_eq!(
+        (partition.high_watermark, partition.last_stable_offset),
+        (4, 1)
+    );
+    let records = partition.records.clone().expect("records").0;
+    assert_eq!(
+        kwire::records::Batches::new(records).count(),
+        1,
+        "up to the open one"
+    );
+    assert_eq!(
+        partition.aborted_transactions.as_ref().map(Vec::len),
+        Some(0)
+    );
+
+    broker.topics().end_transaction("t", 0, 7, 0, false, 0);
+    let mut offsets = Vec::new();
+    let mut aborted = Vec::new();
+    let mut offset = 0;
+    // Read after read: each stops at the end of a segment.
+    while offset < 5 {
+        request.topics[0].partitions[0].fetch_offset = offset;
+        let response = run(&broker, request.clone());
+        let partition = &response.responses[0].partitions[0];
+        assert_eq!(partition.last_stable_offset, 5);
+        aborted.extend(partition.aborted_transactions.clone().unwrap_or_default());
+        for batch in kwire::records::Batches::new(partition.records.clone().expect("records").0) {
+            let batch = batch.expect("a batch");
+            offsets.push(batch.base_offset());
+            offset = batch.last_offset() + 1;
+        }
+    }
+    assert_eq!(
+        offsets,
+        [0, 1, 4],
+        "the aborted records and their marker are read"
+    );
+    assert_eq!(
+        aborted
+            .iter()
+            .map(|a| (a.producer_id, a.first_offset))
+            .collect::<Vec<_>>()[..1],
+        [(7, 1)]
+    );
+
+    let mut uncommitted = fetching(&[0], i32::MAX, i32::MAX);
+    uncommitted.isolation_level = 0;
+    let response = run(&broker, uncommitted);
+    assert_eq!(
+        response.responses[0].partitions[0].aborted_transactions,
+        None
+    );
+}

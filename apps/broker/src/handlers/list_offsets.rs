@@ -13,12 +13,14 @@ use kwire_messages::{
 
 use kwire::records::DecompressionBudget;
 
-use crate::log::LEADER_EPOCH;
+use crate::log::{FoundOffset, LEADER_EPOCH};
 use crate::Broker;
 
 pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
     let topics = broker.topics();
     let duplicated = duplicate_partitions(&request);
+    // READ_COMMITTED (1, v2+): nothing from the last stable offset on.
+    let committed = request.isolation_level == 1;
     // What this request's lookups may decompress, all together.
     let mut budget = DecompressionBudget::new(&broker.config.decode);
     let answers = request
@@ -39,7 +41,14 @@ pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> Lis
                         topics
                             .partition(asked.name.as_str(), p.partition_index)
                             .ok_or(ErrorCode::UnknownTopicOrPartition)
-                            .and_then(|log| log.find_offset(p.timestamp, &mut budget))
+                            .and_then(|log| {
+                                let found = log.find_offset(p.timestamp, &mut budget)?;
+                                Ok(if committed {
+                                    stable(found, p.timestamp, log.last_stable_offset())
+                                } else {
+                                    found
+                                })
+                            })
                     };
                     match found {
                         Ok(Some(found)) => {
@@ -66,6 +75,21 @@ pub fn answer(broker: &Broker, request: ListOffsetsRequest, version: i16) -> Lis
     let mut response = ListOffsetsResponse::default();
     response.topics = answers;
     response
+}
+
+/// A lookup's answer for a read_committed consumer, as Kafka's
+/// `ReplicaManager.fetchOffsetForTimestamp` gives it: the latest offset is the
+/// last stable one, and an offset found at or past it is not found; the
+/// earliest offsets are what they are.
+fn stable(found: Option<FoundOffset>, timestamp: i64, last_stable: i64) -> Option<FoundOffset> {
+    match timestamp {
+        -1 => Some(FoundOffset {
+            offset: last_stable,
+            timestamp: -1,
+        }),
+        -2 | -4 | -5 => found,
+        _ => found.filter(|f| f.offset < last_stable),
+    }
 }
 
 /// The partitions named more than once. Kafka answers every row of such a

@@ -1,5 +1,6 @@
 //! One module per group of APIs; each turns a request into its response.
 
+pub mod configs;
 pub mod coordinator;
 pub mod fetch;
 pub mod limits;
@@ -10,6 +11,7 @@ pub mod produce;
 pub mod producer_id;
 pub mod sasl;
 pub mod topics;
+pub mod transactions;
 
 use kwire::{KafkaString, Uuid};
 

@@ -86,14 +86,16 @@ pub fn commit(broker: &Broker, request: OffsetCommitRequest, version: i16) -> Of
     response
 }
 
-/// One group's committed offsets, as (topic, topic ID, partition, offset).
-type Found = Vec<(String, Uuid, i32, Option<Committed>)>;
+/// One group's committed offsets, as (topic, topic ID, partition, offset),
+/// `Err` for a partition a consumer asking for stable offsets must wait for.
+type Found = Vec<(String, Uuid, i32, Result<Option<Committed>, ErrorCode>)>;
 
 fn committed(
     broker: &Broker,
     topics: &Topics,
     group: &str,
     asked: Option<Vec<(String, Uuid, Vec<i32>)>>,
+    require_stable: bool,
 ) -> Found {
     // A partition named again is answered once: its row carries up to
     // `offset.metadata.max.bytes` of metadata, so repeats of a four-byte index
@@ -108,26 +110,39 @@ fn committed(
             .filter(|key| seen.insert(key.clone()))
             .collect()
     });
-    broker
-        .groups()
+    let groups = broker.groups();
+    groups
         .committed(group, wanted)
         .into_iter()
         .map(|((name, partition), found)| {
             let id = topics.get(&name).map_or(Uuid::ZERO, |t| t.id);
-            (name, id, partition, found)
+            // KIP-447: an offset an open transaction commits is not stable
+            // yet; the consumer asks again.
+            let key = (name, partition);
+            let found = if require_stable && groups.unstable(group, &key) {
+                Err(ErrorCode::UnstableOffsetCommit)
+            } else {
+                Ok(found)
+            };
+            (key.0, id, partition, found)
         })
         .collect()
 }
 
 /// Kafka's answer for a partition without an offset: -1 and empty metadata.
-fn offset_fields(found: Option<Committed>) -> (i64, i32, Option<KafkaString>) {
+/// Also the error the partition's row carries.
+fn offset_fields(
+    found: Result<Option<Committed>, ErrorCode>,
+) -> (i64, i32, Option<KafkaString>, ErrorCode) {
     match found {
-        Some(c) => (
+        Ok(Some(c)) => (
             c.offset,
             c.leader_epoch,
             Some(c.metadata.unwrap_or_default().into()),
+            ErrorCode::None,
         ),
-        None => (-1, -1, Some(KafkaString::from(""))),
+        Ok(None) => (-1, -1, Some(KafkaString::from("")), ErrorCode::None),
+        Err(error) => (-1, -1, Some(KafkaString::from("")), error),
     }
 }
 
@@ -141,17 +156,24 @@ pub fn fetch(broker: &Broker, request: OffsetFetchRequest, version: i16) -> Offs
                 .map(|t| (t.name.as_str().to_owned(), Uuid::ZERO, t.partition_indexes))
                 .collect()
         });
-        let found = committed(broker, &topics, request.group_id.as_str(), asked);
+        let found = committed(
+            broker,
+            &topics,
+            request.group_id.as_str(),
+            asked,
+            request.require_stable,
+        );
         // Each topic's place in the answer: a search of the answer for each row
         // was quadratic in the topics a request names.
         let mut places: HashMap<String, usize> = HashMap::new();
         for (name, _, partition, found) in found {
-            let (offset, epoch, metadata) = offset_fields(found);
+            let (offset, epoch, metadata, error) = offset_fields(found);
             let mut answer = OffsetFetchResponsePartition::default();
             answer.partition_index = partition;
             answer.committed_offset = offset;
             answer.committed_leader_epoch = epoch;
             answer.metadata = metadata;
+            answer.error_code = error.code();
             let place = *places.entry(name).or_insert_with_key(|name| {
                 let mut topic = OffsetFetchResponseTopic::default();
                 topic.name = name.as_str().into();
@@ -179,17 +201,24 @@ pub fn fetch(broker: &Broker, request: OffsetFetchRequest, version: i16) -> Offs
                 })
                 .collect()
         });
-        let found = committed(broker, &topics, group.group_id.as_str(), asked);
+        let found = committed(
+            broker,
+            &topics,
+            group.group_id.as_str(),
+            asked,
+            request.require_stable,
+        );
         let mut answer = OffsetFetchResponseGroup::default();
         answer.group_id = group.group_id;
         let mut places: HashMap<String, usize> = HashMap::new();
         for (name, id, partition, found) in found {
-            let (offset, epoch, metadata) = offset_fields(found);
+            let (offset, epoch, metadata, error) = offset_fields(found);
             let mut p = OffsetFetchResponsePartitions::default();
             p.partition_index = partition;
             p.committed_offset = offset;
             p.committed_leader_epoch = epoch;
             p.metadata = metadata;
+            p.error_code = error.code();
             let place = *places.entry(name).or_insert_with_key(|name| {
                 let mut topic = OffsetFetchResponseTopics::default();
                 if version < 10 {

@@ -4,11 +4,17 @@ use kwire_messages::api::produce::{PartitionProduceResponse, TopicProduceRespons
 use kwire_messages::ErrorCode;
 use kwire_messages::{api::ProduceRequest, api::ProduceResponse};
 
+use crate::api::Unanswered;
 use crate::handlers::topic_name;
 use crate::Broker;
 
-/// The answer, or `None` for `acks = 0` (Kafka sends nothing back then).
-pub fn answer(broker: &Broker, request: ProduceRequest, version: i16) -> Option<ProduceResponse> {
+/// The answer; with `acks = 0` none, and the connection is closed if a
+/// partition was not written, as Kafka does (`Unanswered`).
+pub fn answer(
+    broker: &Broker,
+    request: ProduceRequest,
+    version: i16,
+) -> Result<ProduceResponse, Unanswered> {
     let acks_valid = matches!(request.acks, -1..=1);
     let mut appended = false;
     let mut topics = broker.topics();
@@ -16,7 +22,7 @@ pub fn answer(broker: &Broker, request: ProduceRequest, version: i16) -> Option<
     // carries its own records, so what is stored is bounded by the request's
     // own size, as is the answer (a fixed-size row per entry). This broker
     // never auto-creates a topic on Produce: an unknown one is refused.
-    let responses = request
+    let responses: Vec<TopicProduceResponse> = request
         .topic_data
         .into_iter()
         .map(|data| {
@@ -65,9 +71,16 @@ pub fn answer(broker: &Broker, request: ProduceRequest, version: i16) -> Option<
         broker.appended.send_modify(|count| *count += 1);
     }
     if request.acks == 0 {
-        return None;
+        let refused = responses
+            .iter()
+            .flat_map(|topic| &topic.partition_responses)
+            .map(|partition| partition.error_code)
+            .find(|code| *code != ErrorCode::None.code());
+        return Err(refused.map_or(Unanswered::Written, |code| {
+            Unanswered::Refused(ErrorCode::from_code(code))
+        }));
     }
     let mut response = ProduceResponse::default();
     response.responses = responses;
-    Some(response)
+    Ok(response)
 }

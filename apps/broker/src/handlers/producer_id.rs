@@ -1,22 +1,22 @@
-//! InitProducerId for idempotent producers. Transactions are not served: a
-//! transactional ID gets COORDINATOR_NOT_AVAILABLE, as FindCoordinator does for a
-//! transaction key.
+//! InitProducerId: idempotent producers here; transactional ones through the
+//! transaction coordinator (`handlers/transactions.rs`).
 
 use std::sync::atomic::Ordering;
 
-use kwire_messages::ErrorCode;
 use kwire_messages::{api::InitProducerIdRequest, api::InitProducerIdResponse};
 
+use crate::handlers::transactions;
 use crate::Broker;
 
-pub fn answer(broker: &Broker, request: InitProducerIdRequest) -> InitProducerIdResponse {
-    let mut response = InitProducerIdResponse::default();
-    if request.transactional_id.is_some() {
-        response.error_code = ErrorCode::CoordinatorNotAvailable.code();
-        response.producer_id = -1;
-        response.producer_epoch = -1;
-        return response;
+pub fn answer(
+    broker: &Broker,
+    request: InitProducerIdRequest,
+    version: i16,
+) -> InitProducerIdResponse {
+    if let Some(id) = &request.transactional_id {
+        return transactions::init_producer_id(broker, &request, id.as_str(), version);
     }
+    let mut response = InitProducerIdResponse::default();
     // KIP-360: a producer that already has an ID asks for its epoch to be bumped.
     if request.producer_id >= 0 && request.producer_epoch >= 0 {
         response.producer_id = request.producer_id;

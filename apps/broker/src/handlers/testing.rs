@@ -10,6 +10,7 @@ use tokio::sync::watch;
 use crate::config::{Config, Limits, Options};
 use crate::groups::Groups;
 use crate::log::Topics;
+use crate::transactions::Transactions;
 use crate::Broker;
 
 /// A broker with the default options but `limits`.
@@ -21,6 +22,7 @@ pub fn broker(limits: Limits) -> Broker {
         config: Config::new(&options, bound),
         topics: Mutex::new(Topics::default()),
         groups: Mutex::new(Groups::default()),
+        transactions: Mutex::new(Transactions::default()),
         appended: watch::channel(0).0,
         next_producer_id: AtomicI64::new(1000),
         responses: kwire_net::server::MemoryBudget::new(512 << 20),

@@ -3,7 +3,9 @@
 use kwire::{KafkaString, Uuid};
 use std::collections::HashSet;
 
-use kwire_messages::api::create_topics::{CreatableTopic, CreatableTopicResult};
+use kwire_messages::api::create_topics::{
+    CreatableTopic, CreatableTopicConfigs, CreatableTopicResult,
+};
 use kwire_messages::api::delete_topics::DeletableTopicResult;
 use kwire_messages::ErrorCode;
 use kwire_messages::{
@@ -13,17 +15,35 @@ use kwire_messages::{
 
 use crate::handlers::limits::{self, Refusal};
 use crate::log::Topics;
+use crate::topic_configs::TopicConfigs;
 use crate::Broker;
 
 /// Kafka's rule (`Topic.validate`): 1 to 249 of `[a-zA-Z0-9._-]`, not `.` or `..`.
 pub fn valid_topic_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 249
-        && name != "."
-        && name != ".."
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    topic_name_error(name).is_none()
+}
+
+/// Why `name` is not a valid topic name, in Kafka's words; `None` if it is.
+pub fn topic_name_error(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some("Topic name is illegal, it can't be empty".into());
+    }
+    if name == "." || name == ".." {
+        return Some("Topic name cannot be \".\" or \"..\"".into());
+    }
+    if name.len() > 249 {
+        return Some(format!(
+            "Topic name is illegal, it can't be longer than 249 characters, topic name: {name}"
+        ));
+    }
+    let legal = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
+    if !name.bytes().all(legal) {
+        return Some(format!(
+            "Topic name is invalid: '{name}' contains one or more characters other than ASCII \
+             alphanumerics, '.', '_' and '-'"
+        ));
+    }
+    None
 }
 
 pub fn create(broker: &Broker, request: CreateTopicsRequest, version: i16) -> CreateTopicsResponse {
@@ -57,19 +77,42 @@ pub fn create(broker: &Broker, request: CreateTopicsRequest, version: i16) -> Cr
                 .and_then(|()| refusal(asked, duplicated.contains(name), &topics))
                 .and_then(|()| {
                     limits::check_new_topic(&config.limits, topics.partition_count(), partitions)
-                });
+                })
+                .and_then(|()| topic_configs(asked));
             let mut result = CreatableTopicResult::default();
             result.name = asked.name.clone();
-            if let Err((error, message)) = checked {
-                result.error_code = error.code();
-                result.error_message = Some(KafkaString::from(message));
-                return result;
-            }
+            let configs = match checked {
+                Ok(configs) => configs,
+                Err((error, message)) => {
+                    result.error_code = error.code();
+                    result.error_message = Some(KafkaString::from(message));
+                    return result;
+                }
+            };
             result.num_partitions = partitions;
             result.replication_factor = 1;
+            // v5 answers with the topic's configs, as DescribeConfigs would
+            // (a validation too).
+            if version >= 5 {
+                result.configs = Some(
+                    configs
+                        .all()
+                        .map(|(definition, value, source)| {
+                            let mut entry = CreatableTopicConfigs::default();
+                            entry.name = definition.name.into();
+                            entry.value = Some(value.into());
+                            entry.config_source = source as i8;
+                            entry
+                        })
+                        .collect(),
+                );
+            }
             if !request.validate_only {
                 // `check_new_topic` bounded `partitions` to 1..=max per topic.
                 result.topic_id = topics.create(name, partitions as usize);
+                if let Some(topic) = topics.get_mut(name) {
+                    topic.configs = configs;
+                }
                 tracing::info!(topic = name, partitions, version, "created");
             }
             result
@@ -78,6 +121,24 @@ pub fn create(broker: &Broker, request: CreateTopicsRequest, version: i16) -> Cr
     let mut response = CreateTopicsResponse::default();
     response.topics = results;
     response
+}
+
+/// The configs a new topic is created with, each checked as Kafka checks it.
+fn topic_configs(asked: &CreatableTopic) -> Result<TopicConfigs, Refusal> {
+    let mut configs = TopicConfigs::default();
+    for config in &asked.configs {
+        let name = config.name.as_str();
+        let Some(value) = &config.value else {
+            return Err((
+                ErrorCode::InvalidConfig,
+                format!("Null value not supported for topic configs: {name}"),
+            ));
+        };
+        let definition = crate::topic_configs::validate(name, value.as_str())
+            .map_err(|error| (error.code, error.message))?;
+        configs.set(definition, value.as_str().to_owned());
+    }
+    Ok(configs)
 }
 
 /// Why Kafka would refuse `asked` before looking at partition limits, in the
@@ -309,6 +370,49 @@ mod tests {
             [ErrorCode::PolicyViolation, ErrorCode::PolicyViolation]
         );
         assert_eq!(broker.topics().partition_count(), 0);
+    }
+
+    #[test]
+    fn configs_given_at_creation_are_checked_kept_and_answered() {
+        use kwire_messages::api::create_topics::CreatableTopicConfig;
+        let config = |name: &str, value: Option<&str>| {
+            let mut config = CreatableTopicConfig::default();
+            config.name = name.into();
+            config.value = value.map(KafkaString::from);
+            config
+        };
+        let broker = testing::broker(Limits::default());
+        let mut request = asking(&[("good", 1), ("bad", 1), ("unset", 1)]);
+        request.topics[0].configs = vec![config("retention.ms", Some("5000"))];
+        request.topics[1].configs = vec![config("retention.ms", Some("soon"))];
+        request.topics[2].configs = vec![config("retention.ms", None)];
+        let response = create(&broker, request, 7);
+        assert_eq!(
+            codes(&response),
+            [
+                ErrorCode::None,
+                ErrorCode::InvalidConfig,
+                ErrorCode::InvalidConfig
+            ]
+        );
+        let answered = response.topics[0]
+            .configs
+            .as_ref()
+            .expect("v5+ has configs");
+        assert_eq!(answered.len(), crate::topic_configs::TOPIC_CONFIGS.len());
+        let retention = answered
+            .iter()
+            .find(|c| c.name.as_str() == "retention.ms")
+            .expect("answered");
+        assert_eq!(retention.value.as_ref().map(|v| v.as_str()), Some("5000"));
+        assert_eq!(retention.config_source, 1, "DYNAMIC_TOPIC_CONFIG");
+        let kept = crate::topic_configs::definition("retention.ms").expect("known");
+        let topics = broker.topics();
+        assert_eq!(
+            topics.get("good").expect("created").configs.value(kept).0,
+            "5000"
+        );
+        assert!(topics.get("bad").is_none() && topics.get("unset").is_none());
     }
 
     #[test]

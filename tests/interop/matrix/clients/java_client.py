@@ -23,10 +23,9 @@ start `java` at once (os.execv: the driver's timeout and kill reach the JVM
 itself). What the program does, and what each command checks: the program's
 header and ../README.md.
 
-The classpath: `../../kafka.py classpath` (Kafka 4.4.0 from Maven Central,
-which that script resolves and caches) when it is there; until then this
-script resolves kafka-clients 4.4.0 with log4j's slf4j binding itself, with
-`mvn dependency:copy-dependencies`, into the same cache.
+The classpath is Kafka 4.4.0's, as ../../kafka_peer.py resolves it from
+Maven Central (kafka-clients 4.4.0 and log4j's slf4j binding among it) and
+caches it; the first run installs it if needed.
 """
 
 import fcntl
@@ -40,12 +39,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTEROP = os.path.dirname(os.path.dirname(HERE))
 SOURCE = os.path.join(INTEROP, "java", "JavaClient.java")
-KAFKA_PY = os.path.join(INTEROP, "kafka.py")
 CACHE = os.path.join(os.environ.get("KAFKA_WIRE_INTEROP_CACHE",
                                     os.path.expanduser("~/.cache/kafka-wire-interop")),
                      "java-client")
-KAFKA_VERSION = "4.4.0"
-LOG4J_VERSION = "2.25.5"  # what kafka_2.13 4.4.0 resolves; its slf4j binding
 # Small and quick to start: a client run is seconds long and three run at
 # once on two cores. C1 only (TieredStopAtLevel=1) starts fastest; the
 # serial collector has no GC threads to spare. log4j's default configuration
@@ -82,59 +78,14 @@ def _locked(path):
 
 
 def classpath():
-    """Kafka's classpath ("DIR/*"), resolved (and cached) on first use."""
-    if os.path.exists(KAFKA_PY):
-        r = subprocess.run([sys.executable, KAFKA_PY, "install"], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-        if r.returncode != 0:
-            raise BuildError("kafka.py install failed:\n" + r.stdout[-2000:])
-        r = subprocess.run([sys.executable, KAFKA_PY, "classpath"], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
-        if r.returncode != 0 or not r.stdout.strip():
-            raise BuildError("kafka.py classpath failed:\n" + r.stderr[-2000:])
-        return r.stdout.strip()
-    return _own_classpath()
-
-
-def _own_classpath():
-    """kafka-clients and log4j-slf4j-impl with their runtime dependencies, by mvn."""
-    lib = os.path.join(CACHE, "lib-kafka-clients-%s" % KAFKA_VERSION)
-    done = os.path.join(lib, ".complete")
-    if not os.path.exists(done):
-        with _locked(os.path.join(CACHE, ".lock")):
-            if not os.path.exists(done):
-                _resolve(lib)
-    return os.path.join(lib, "*")
-
-
-def _resolve(lib):
-    mvn = shutil.which("mvn")
-    if not mvn:
-        raise BuildError("mvn not found: it resolves kafka-clients from Maven Central")
-    pom = """<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>kwire</groupId><artifactId>java-client-deps</artifactId><version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-clients</artifactId>
-      <version>%s</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId>
-      <version>%s</version></dependency>
-  </dependencies>
-</project>
-""" % (KAFKA_VERSION, LOG4J_VERSION)
-    shutil.rmtree(lib, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix="java-client-deps-") as tmp:
-        with open(os.path.join(tmp, "pom.xml"), "w") as f:
-            f.write(pom)
-        log("resolving kafka-clients %s with mvn into %s" % (KAFKA_VERSION, lib))
-        r = subprocess.run([mvn, "-q", "-B", "dependency:copy-dependencies",
-                            "-DoutputDirectory=" + lib, "-DincludeScope=runtime"],
-                           cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           timeout=600)
-        if r.returncode != 0:
-            raise BuildError("mvn dependency:copy-dependencies failed:\n" + r.stdout[-3000:])
-    open(os.path.join(lib, ".complete"), "w").close()
+    """Kafka's classpath ("LIB/*"), as ../../kafka_peer.py resolves and caches it."""
+    if INTEROP not in sys.path:
+        sys.path.append(INTEROP)  # appended: nothing there may hide an installed package
+    import kafka_peer
+    try:
+        return kafka_peer.classpath()
+    except kafka_peer.KafkaError as e:
+        raise BuildError("kafka_peer.py could not install Kafka: %s" % e)
 
 
 def build():
