@@ -57,8 +57,7 @@ class JavaClient:
     messages, a consumer group, the admin client, a transactional producer."""
     name = "java"
     expired_token = True
-    # Each run's --timeout: a refused producer waits out max.block.ms, which
-    # the program derives from it, so a cell that expects a refusal lowers it.
+    # Each run's --timeout.
     timeout = JAVA_TIMEOUT
     stderr = ""
 

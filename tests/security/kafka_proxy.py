@@ -76,9 +76,6 @@ PROTOCOL = {"terminated": "SASL_SSL", "passthrough": "SASL_PLAINTEXT",
 PROXY_PASSWORD = "alice-at-the-proxy"
 KAFKA_PASSWORD = "alice-secret"
 WRONG_MECHANISM = "SCRAM-SHA-512"
-# The Java client's --timeout where a refusal is expected: it is refused in
-# a second or two, and would otherwise wait out its max.block.ms.
-REFUSED_TIMEOUT = 10
 # Threads for the cells: most of a refused cell is waiting (kafka-python's
 # takes 30 s), and those are submitted first.
 WORKERS = 6
@@ -192,8 +189,6 @@ def right_cell(proxies, nodes, mode, client_class, mechanism):
 def wrong_cell(proxies, nodes, mode, client_class, kafka_plaintext):
     """A wrong password: nothing acknowledged, and no such topic on Kafka."""
     client = proxies.client(client_class, mode)
-    if client_class is JavaClient:
-        client.timeout = REFUSED_TIMEOUT
 
     def body():
         topic = topic_name(client, mode, "wrong")

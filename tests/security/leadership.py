@@ -238,14 +238,14 @@ def move(cluster, log_dir):
         time.sleep(3.0)
         # Move 2: the leader, node 3, stopped by its PID.
         second_at = time.monotonic() - started
-        stopped = kafka_peer.stop_pids([cluster.node(3)["pid"]], 20.0)
+        stopped = cluster.stop_node(3, 20.0)
         second = await_leaders(bootstrap, list(topics.values()),
                                lambda leader: leader in (1, 2))
         lines.append("leadership: leader 2 -> %s by election at %.1f s, -> %s by stopping "
                      "node 3 (%s) at %.1f s"
                      % ("/".join(str(v) for v in sorted(set(first.values()))), first_at,
                         "/".join(str(v) for v in sorted(set(second.values()))),
-                        "/".join(stopped.values()), second_at))
+                        stopped, second_at))
         if set(first.values()) != {3} or not set(second.values()) <= {1, 2}:
             failures += 1
             lines.append("leadership: FAIL, the leaders did not move as planned")
