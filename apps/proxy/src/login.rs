@@ -2,9 +2,8 @@
 //! to learn the SaslHandshake and SaslAuthenticate versions (unless the broker
 //! answered the client's ApiVersions on that connection already: Kafka's takes
 //! only one), SaslHandshake v1, then SaslAuthenticate until the mechanism is
-//! done; and, when the broker
-//! limits the session (KIP-368 `session_lifetime_ms`), the handshake and
-//! exchange again before it ends.
+//! done; and, when the broker limits the session (KIP-368
+//! `session_lifetime_ms`), the handshake and exchange again before it ends.
 //!
 //! [`Exchange`] is the sequence, sans-IO: it gives each request and reads each
 //! response. Two drivers move the frames: [`Session::open`] once the client has
