@@ -416,7 +416,10 @@ def client_table(cells):
     columns = [(nodes, mode) for nodes in (1, 3) for mode in MODES]
     names = []
     for cell in cells:
-        if cell.client not in names and cell.client not in ("proxy", "raw socket"):
+        # The proxies' reports, the raw probes and the leadership move have
+        # tables of their own.
+        if cell.client not in names and cell.client not in ("proxy", "raw socket") \
+                and cell.mode in MODES:
             names.append(cell.client)
     out = ["%-20s" % "client" + "".join("%-24s" % ("%d node%s %s" % (n, "s" * (n > 1), m))
                                          for n, m in columns)]
@@ -440,7 +443,7 @@ def what_ran(cells):
     """Per client, the cases of its cells (the table's legend)."""
     seen = {}
     for cell in cells:
-        if cell.client in ("proxy", "raw socket"):
+        if cell.client in ("proxy", "raw socket") or cell.mode not in MODES:
             continue
         seen.setdefault(cell.client, [])
         if cell.what not in seen[cell.client]:
