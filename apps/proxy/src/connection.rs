@@ -526,18 +526,44 @@ fn on_request(frame: &Bytes, proxy: &Proxy, in_flight: &Mutex<InFlight>) -> Opti
     match read {
         Ok(decoded) => Some(decoded),
         Err(why) => {
-            warn!(
-                correlation_id,
-                api = api_name(key),
-                version,
-                bytes = frame.len(),
-                "request does not decode (forwarded as is): {why}"
-            );
-            log_hex(frame, None);
-            count_undecodable(proxy, key, ApiCounts::request(frame.len()));
+            count_unread_request(proxy, frame, (key, version, correlation_id), &why);
             None
         }
     }
+}
+
+/// Logs and counts a request frame that did not decode. An ApiVersions at a
+/// version newer than ours is the protocol working, not a failure: a client asks
+/// at the newest it knows, and the broker answers with Kafka's v0 fallback
+/// (KIP-511) if that is newer than its own too; the answer is read either way.
+pub fn count_unread_request(
+    proxy: &Proxy,
+    frame: &Bytes,
+    (key, version, correlation_id): (i16, i16, i32),
+    why: &str,
+) {
+    let newer = ApiKey::ApiVersions
+        .stable_versions()
+        .is_some_and(|(_, max)| key == ApiKey::ApiVersions.key() && version > max);
+    if newer {
+        debug!(
+            correlation_id,
+            version, "ApiVersions newer than ours (forwarded as is): {why}"
+        );
+        proxy
+            .stats
+            .count(key, |total| total.add(&ApiCounts::request(frame.len())));
+        return;
+    }
+    warn!(
+        correlation_id,
+        api = api_name(key),
+        version,
+        bytes = frame.len(),
+        "request does not decode (forwarded as is): {why}"
+    );
+    log_hex(frame, None);
+    count_undecodable(proxy, key, ApiCounts::request(frame.len()));
 }
 
 /// Counts a frame that did not decode.

@@ -31,10 +31,11 @@ use kwire_messages::frame::{self, frame_contents, RequestFrame};
 use kwire_messages::{ApiKey, Response, ResponseHeader};
 use kwire_net::sasl::{Gate, RawGate};
 use kwire_net::server::{Frame, FrameReader};
-use tracing::{debug, warn};
+use tracing::warn;
 
 use crate::connection::{
-    check_request, count_undecodable, log_hex, mismatch, open_upstream, Upstream,
+    check_request, count_undecodable, count_unread_request, log_hex, mismatch, open_upstream,
+    Upstream,
 };
 use crate::error::{chain, ProxyError};
 use crate::io::{self, Reader, Writer};
@@ -185,13 +186,7 @@ async fn forward_api_versions(
     let (version, sent) = (parsed.api_version(), parsed.correlation_id());
     match verify::read_request(parsed) {
         Ok(decoded) => check_request(frame, &decoded, proxy),
-        Err(why) => {
-            debug!(
-                version,
-                "ApiVersions request does not decode (forwarded as is): {why}"
-            );
-            count_undecodable(proxy, key, ApiCounts::request(frame.len()));
-        }
+        Err(why) => count_unread_request(proxy, frame, (key, version, sent), &why),
     }
     let timeout = proxy.limits.request_timeout;
     let (upstream, to_upstream) = match sides.upstream {

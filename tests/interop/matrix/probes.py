@@ -242,15 +242,16 @@ def check_unknown_api_versions(address):
 # unknown ApiVersions version get is the broker's answer, passed through
 # (noida-db answers acks=0; tansu resets the connection on it and answers
 # ApiVersions v127 with error 0). In front of Kafka, whose answers are right,
-# acks=0 is asked too: the proxy must expect no answer to the one and pass the
-# broker's close of the other on. A truncated body and a version the proxy
-# does not know are frames it cannot decode: it forwards them and counts them
-# as decode failures, which the matrix holds to 0, so they are asked of
-# brokers only.
+# acks=0 and ApiVersions v127 are asked too: the proxy must expect no answer to
+# the one and pass the broker's close on, and pass the other's v0 fallback
+# through without counting the request it cannot decode as a failure (a client
+# asks at the newest version it knows). A truncated body is a frame the proxy
+# cannot decode: it forwards it and counts it as a decode failure, which the
+# matrix holds to 0, so it is asked of brokers only.
 BROKER_CHECKS = [check_pipelining, check_many_connections, check_negative_length,
                  check_truncated_body, check_acks0, check_unknown_api_versions]
 PROXY_CHECKS = [check_pipelining, check_many_connections, check_negative_length]
-KAFKA_PROXY_CHECKS = PROXY_CHECKS + [check_acks0]
+KAFKA_PROXY_CHECKS = PROXY_CHECKS + [check_acks0, check_unknown_api_versions]
 
 
 def run(address, checks=BROKER_CHECKS):
