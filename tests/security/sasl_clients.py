@@ -3,7 +3,7 @@
 SASL_SSL://...`).
 
 For each client (kafka-python 3.0.12; confluent-kafka 2.16.1, i.e. librdkafka
-2.16; Debian's kcat, librdkafka 2.0.2; aiokafka 0.14.0; kafkajs 2.2.4, driven by
+2.16; Debian's kcat with librdkafka 2.16; aiokafka 0.14.0; kafkajs 2.2.4, driven by
 kafkajs_sasl.js) and each mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512): the
 right password produces 20 messages and consumes them back, each checked by
 value; the wrong one delivers nothing and the topic stays empty (read back with
@@ -208,8 +208,14 @@ class Librdkafka:
         return got
 
 
+KCAT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop",
+                    "kcat-librdkafka-2.16.sh")
+
+
 class Kcat:
-    """Debian's kcat, librdkafka 2.0.2 (the interop suite installs it)."""
+    """Debian's kcat 1.7.1 with librdkafka 2.16 (tests/interop/kcat-librdkafka-2.16.sh):
+    Debian's librdkafka 2.0.2 repeats its nonce in front of the server's in its
+    SCRAM final message, which Kafka 4.4.0 refuses, and so does our broker."""
     name = "kcat"
     expired_token = False  # librdkafka's own unsecured token, as confluent-kafka's
 
@@ -217,7 +223,7 @@ class Kcat:
         self.bootstrap, self.protocol, self.ca = bootstrap, protocol, ca
 
     def _args(self, mechanism, password):
-        args = ["kcat", "-b", self.bootstrap, "-X", "security.protocol=" + self.protocol]
+        args = [KCAT, "-b", self.bootstrap, "-X", "security.protocol=" + self.protocol]
         if mechanism == OAUTHBEARER:
             args += ["-X", "sasl.mechanisms=" + mechanism,
                      "-X", "enable.sasl.oauthbearer.unsecure.jwt=true",

@@ -258,11 +258,11 @@ impl ScramServer {
                 "channel binding differs from the GS2 header".into(),
             ));
         }
-        // Kafka's broker accepts a nonce that ends with the server's, and
-        // librdkafka 2.0.2 (Debian's kcat) sends its own nonce again in front of
-        // it. Freshness holds either way: the server's random half is there, and
-        // the proof covers the nonce as sent.
-        if !expect(&attrs, 1, "r", WHAT)?.ends_with(&pending.nonce) {
+        // Exactly the nonce of the server-first message (RFC 5802), as Kafka's
+        // broker has checked it since CVE-2024-56128; it once accepted any nonce
+        // that ends with it, and librdkafka 2.0.2 (Debian's kcat) sends its own
+        // nonce again in front, which Kafka 4.4.0 refuses and so do we.
+        if expect(&attrs, 1, "r", WHAT)? != pending.nonce {
             return Err(SaslError::NonceMismatch);
         }
         let proof = decode64(proof, WHAT)?;
@@ -604,10 +604,11 @@ mod tests {
     }
 
     /// librdkafka 2.0.2's client-final message, as Debian's kcat sent it to our
-    /// broker: its nonce again in front of the server's. Kafka's broker accepts
-    /// it (the nonce need only end with the server's), so must we.
+    /// broker: its nonce again in front of the server's, with a proof that holds.
+    /// Kafka 4.4.0 refuses it (the nonce must be the server-first's exactly, since
+    /// CVE-2024-56128), so do we.
     #[test]
-    fn a_final_nonce_that_ends_with_the_servers_is_accepted() {
+    fn a_final_nonce_that_only_ends_with_the_servers_is_refused() {
         let hash = ScramHash::Sha512;
         let stored = ScramCredential::new(hash, "pw", 4096).unwrap();
         let mut server = ScramServer::new(hash);
@@ -628,10 +629,11 @@ mod tests {
         let keys = hash.keys("pw", stored.salt(), 4096);
         let signature = hash.hmac(&keys.stored, auth_message.as_bytes());
         let proof = encode64(&xor(&keys.client, &signature));
-        let done = server
-            .server_final(format!("{without_proof},p={proof}").as_bytes())
-            .unwrap();
-        assert_eq!(done.username, "alice");
+        let refused = server.server_final(format!("{without_proof},p={proof}").as_bytes());
+        assert!(
+            matches!(refused, Err(SaslError::NonceMismatch)),
+            "{refused:?}"
+        );
     }
 
     #[test]
