@@ -10,7 +10,7 @@ and consume them back, directly and through each forwarder:
   clients bootstrapped through socat stay on it).
 
     python3 tests/benches/kafka_tools_proxy.py [--gib 1] [--rounds 5] [--no-build]
-        [--setups direct,kwire-proxy,kroxylicious,socat] [--record-size 1024]
+        [--setups direct,kwire-proxy,kroxylicious,socat] [--record-size 1024] [--perf-stat]
 
 A benchmark, not a test (CI does not run it). All setups share one Kafka;
 each round runs every setup once, in a rotated order, each on a fresh topic
@@ -23,6 +23,10 @@ consume. It prints medians: produce and consume MiB/s as the tools report
 them, wall time against direct, the forwarder's CPU seconds per GiB moved,
 and our proxy's CPU per GiB against kroxylicious's (the goal: at most 0.5x).
 CPU seconds are what to read on a loaded machine; wall time moves with load.
+--perf-stat runs each forwarder under `perf stat` and adds its system calls
+(receives, sends, waits) and context switches per GiB moved: where the CPU
+goes, without a profiler's overhead in the figures that matter (counting
+costs some CPU itself, so take CPU seconds from a run without it).
 
 Needs java 17+, mvn and socat (apt-get install socat). Every process it starts
 is stopped by its PID; everything listens on 127.0.0.1."""
@@ -146,62 +150,139 @@ def wait_port(proc, port, what, log, timeout=60.0):
         time.sleep(0.1)
 
 
+# Counted by --perf-stat (perf stat on the forwarder, its threads and children):
+# context switches and system calls, grouped as below.
+PERF_GROUPS = {
+    "receive": ("read", "readv", "recvfrom", "recvmsg"),
+    "send": ("write", "writev", "sendto", "sendmsg", "splice"),
+    "wait": ("epoll_wait", "epoll_pwait", "poll", "ppoll", "select", "pselect6", "futex"),
+}
+PERF_EVENTS = ",".join(["context-switches", "raw_syscalls:sys_enter"] + [
+    "syscalls:sys_enter_" + call for group in PERF_GROUPS.values() for call in group])
+
+
 class Forwarder:
-    """A process in front of Kafka: `address` is where clients bootstrap,
-    `pid` whose CPU time is measured, `stop()` stops it by PID."""
+    """A process in front of Kafka, started from `argv`: `address` is where
+    clients bootstrap, `pid` the process whose CPU time is measured (under
+    --perf-stat, perf's child), `stop()` stops it by PID. `ready(proc, log)`
+    returns the port clients bootstrap at once it listens."""
 
-    def __init__(self, name, proc, address, stop):
-        self.name, self.proc, self.address, self._stop = name, proc, address, stop
-        self.pid = proc.pid
+    def __init__(self, name, argv, log, ready, perf_out=None):
+        self.name, self.log, self.perf_out = name, log, perf_out
+        if perf_out:
+            argv = ["perf", "stat", "-x", ",", "-o", perf_out, "-e", PERF_EVENTS, "--"] + argv
+        with open(log, "wb") as out:
+            self.proc = PROCESSES.spawn(argv, out, out)
+        try:
+            self.pid = self._measured() if perf_out else self.proc.pid
+            self.address = "127.0.0.1:%d" % ready(self.proc, log)
+        except BaseException:
+            self.stop()
+            raise
 
-    def stop(self):
-        self._stop()
+    def _measured(self):
+        """perf's child, once it has started it."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            try:
+                with open("/proc/%d/task/%d/children" % (self.proc.pid, self.proc.pid)) as f:
+                    children = f.read().split()
+            except OSError:
+                children = []
+            if children:
+                return int(children[0])
+            time.sleep(0.05)
+        raise BenchError("perf stat started no %s (%s):\n%s"
+                         % (self.name, self.log, kafka_peer.tail(self.log, 20)))
+
+    def stop(self, grace=15.0):
+        """SIGTERM to the forwarder itself (perf then writes its counts and
+        exits), then its process group by the registry (socat's children)."""
+        pid = getattr(self, "pid", None)
+        if pid and self.proc.poll() is None:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                pass
+        PROCESSES.stop(self.proc)
+
+    def counts(self):
+        """perf stat's totals by group (None without --perf-stat or output)."""
+        if not self.perf_out:
+            return None
+        totals = {}
+        try:
+            with open(self.perf_out) as f:
+                for line in f:
+                    fields = line.strip().split(",")
+                    if len(fields) < 3 or not fields[0].replace(".", "").isdigit():
+                        continue
+                    event = fields[2]
+                    call = event.split("sys_enter_")[-1] if "sys_enter_" in event else None
+                    for group, calls in PERF_GROUPS.items():
+                        if call in calls:
+                            totals[group] = totals.get(group, 0) + int(float(fields[0]))
+                    if event == "context-switches":
+                        totals["context switches"] = int(float(fields[0]))
+                    elif event == "raw_syscalls:sys_enter":
+                        totals["system calls"] = int(float(fields[0]))
+        except OSError:
+            return None
+        return totals or None
 
 
-def start_kwire_proxy(upstream, work):
-    log = os.path.join(work, "kwire-proxy.log")
+def listening_line(proc, log):
+    """kwire-proxy prints `listening on 127.0.0.1:PORT` on stdout (here the log)."""
+    return procs.wait_listening(proc, log, 30)
+
+
+def port_open(port, what):
+    def ready(proc, log):
+        wait_port(proc, port, what, log)
+        return port
+    return ready
+
+
+def start_kwire_proxy(upstream, work, perf):
     report = os.path.join(work, "kwire-proxy-report.json")
-    server = servers.Server.proxy(upstream, log, "--report", report)
-    forwarder = Forwarder("kwire-proxy", server.proc, server.address, server.stop)
+    forwarder = Forwarder("kwire-proxy", [procs.ours("proxy"), "--listen", "127.0.0.1:0",
+                                          "--upstream", upstream, "--report", report],
+                          os.path.join(work, "kwire-proxy.log"), listening_line,
+                          perf and os.path.join(work, "kwire-proxy.perf"))
     forwarder.report = report
     return forwarder
 
 
-def start_kroxylicious(upstream, work):
+def start_kroxylicious(upstream, work, perf):
     bootstrap, node = free_port(), free_port()
     path = os.path.join(work, "kroxylicious.yaml")
     with open(path, "w") as f:
         f.write(kroxylicious.config(upstream, bootstrap, node, node_id=1))
-    log = os.path.join(work, "kroxylicious.log")
-    with open(log, "wb") as out:
-        proc = PROCESSES.spawn(kroxylicious.command(path), out, out)
-    try:
+
+    def ready(proc, log):
         wait_port(proc, bootstrap, "kroxylicious", log)
         wait_port(proc, node, "kroxylicious (the node's port)", log)
-    except BaseException:
-        PROCESSES.stop(proc)
-        raise
-    return Forwarder("kroxylicious", proc, "127.0.0.1:%d" % bootstrap,
-                     lambda: PROCESSES.stop(proc, grace=15.0))
+        return bootstrap
+    return Forwarder("kroxylicious", kroxylicious.command(path),
+                     os.path.join(work, "kroxylicious.log"), ready,
+                     perf and os.path.join(work, "kroxylicious.perf"))
 
 
-def start_socat(port, upstream, work):
+def start_socat(port, upstream, work, perf):
     """socat on `port` (which Kafka advertises on its FORWARDED listener) to
     that listener, 1 MiB buffers as in proxy_throughput.py; a process per
-    connection (fork), stopped with its group."""
+    connection (fork)."""
     if not shutil.which("socat"):
         raise BenchError("socat is not installed (apt-get install socat)")
-    log = os.path.join(work, "socat.log")
-    with open(log, "wb") as out:
-        proc = PROCESSES.spawn(["socat", "-b", "1048576",
-                                "TCP-LISTEN:%d,bind=127.0.0.1,fork,reuseaddr" % port,
-                                "TCP:%s" % upstream], out, out)
-    try:
-        wait_port(proc, port, "socat", log)
-    except BaseException:
-        PROCESSES.stop(proc)
-        raise
-    return Forwarder("socat", proc, "127.0.0.1:%d" % port, lambda: PROCESSES.stop(proc))
+    return Forwarder("socat", ["socat", "-b", "1048576",
+                               "TCP-LISTEN:%d,bind=127.0.0.1,fork,reuseaddr" % port,
+                               "TCP:%s" % upstream],
+                     os.path.join(work, "socat.log"), port_open(port, "socat"),
+                     perf and os.path.join(work, "socat.perf"))
 
 
 # ------------------------------------------------------------------- topics --
@@ -368,6 +449,22 @@ def print_table(results, setups, gib, records, size, rounds):
               % (med["kwire-proxy"]["cpu_per_gib"] / med["socat"]["cpu_per_gib"]))
 
 
+def print_counts(forwarders, moved):
+    """perf stat's counts per GiB moved (both ways, warm-up included)."""
+    keys = ("system calls", "receive", "send", "wait", "context switches")
+    print("\nperf stat over the whole run, per GiB moved through each forwarder (both ways, "
+          "warm-up included):\n")
+    print("| forwarder | " + " | ".join(keys) + " |")
+    print("|" + "---|" * (len(keys) + 1))
+    for name, f in forwarders.items():
+        counts = f.counts()
+        if not counts or not moved.get(name):
+            print("| %s | no counts (%s) |" % (name, f.perf_out))
+            continue
+        print("| %s | %s |" % (name, " | ".join(
+            "{:,.0f}".format(counts.get(k, 0) / moved[name]) for k in keys)))
+
+
 def proxy_report(path):
     """The proxy's own count of what it verified, from its --report JSON."""
     import json
@@ -390,6 +487,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--no-build", action="store_true", help="use the installed kwire-proxy")
     ap.add_argument("--no-warmup", action="store_true")
+    ap.add_argument("--perf-stat", action="store_true",
+                    help="run each forwarder under `perf stat` and print its system calls and "
+                         "context switches per GiB (counting costs CPU: take CPU figures from "
+                         "a run without it)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per tool run (600)")
     ap.add_argument("--setups", default=",".join(SETUPS),
                     help="comma-separated, of: " + ", ".join(SETUPS))
@@ -418,6 +519,7 @@ def main():
     forwarders = {}
     results = {s: [] for s in setups}
     failed = set()
+    moved = {}  # GiB through each setup, both ways, warm-up included (for --perf-stat)
     try:
         cluster = kafka_peer.start(os.path.join(work, "kafka"), nodes=1, java_opts=BROKER_OPTS,
                                    forwarded={1: "127.0.0.1:%d" % socat_port})
@@ -428,11 +530,12 @@ def main():
         addresses = {"direct": upstream}
         for s in setups:
             if s == "kwire-proxy":
-                forwarders[s] = start_kwire_proxy(upstream, work)
+                forwarders[s] = start_kwire_proxy(upstream, work, args.perf_stat)
             elif s == "kroxylicious":
-                forwarders[s] = start_kroxylicious(upstream, work)
+                forwarders[s] = start_kroxylicious(upstream, work, args.perf_stat)
             elif s == "socat":
-                forwarders[s] = start_socat(socat_port, node["FORWARDED"], work)
+                forwarders[s] = start_socat(socat_port, node["FORWARDED"], work,
+                                            args.perf_stat)
             if s in forwarders:
                 addresses[s] = forwarders[s].address
                 print("%s on %s (PID %d)" % (s, addresses[s], forwarders[s].pid), flush=True)
@@ -452,6 +555,7 @@ def main():
                     print("%-12s round %s failed: %s" % (s, n, str(error)[-1500:]), flush=True)
                     failed.add(s)
                     continue
+                moved[s] = moved.get(s, 0.0) + 2 * count * args.record_size / GIB
                 if n != "warm-up":
                     results[s].append(r)
                 print("round %-7s %-12s produce %6.1f s %6.1f MiB/s  consume %6.1f s %6.1f MiB/s"
@@ -467,6 +571,8 @@ def main():
             cluster.stop()
     print_table(results, setups, records * args.record_size / GIB, records, args.record_size,
                 args.rounds)
+    if args.perf_stat:
+        print_counts(forwarders, moved)
     if "kwire-proxy" in forwarders:
         print("kwire-proxy's report: %s" % proxy_report(forwarders["kwire-proxy"].report))
     print("load average at the end: %s" % loadavg())
