@@ -14,6 +14,8 @@ As a module (sys.path: tests/interop):
     cluster.bootstrap("PLAINTEXT")            # every node's address, comma-separated
     cluster.stop_node(2); cluster.start_node(2)   # e.g. to move leaderships
     cluster.logs_tail(); cluster.stop()
+    kafka_peer.start(dir, forwarded={1: "127.0.0.1:P"})  # + a FORWARDED listener
+                                              # advertising port P (a relay's, e.g. socat)
 
 install: `mvn dependency:copy-dependencies` on a generated pom resolves
 org.apache.kafka:kafka_2.13, kafka-clients and kafka-tools 4.4.0 with their
@@ -345,18 +347,26 @@ def _jaas(module, options=""):
     return "%s required%s;" % (module, options and " " + options)
 
 
-def server_properties(dir, node_id, ports, voters, nodes, certs, overrides=None):
-    """The server.properties of one node, as a dict (insertion order kept)."""
+def server_properties(dir, node_id, ports, voters, nodes, certs, overrides=None,
+                      forwarded=None):
+    """The server.properties of one node, as a dict (insertion order kept).
+    `forwarded` ("HOST:PORT"): one more PLAINTEXT listener, FORWARDED, bound
+    on ports["FORWARDED"] but advertised at that address (see start())."""
     client = ["%s://127.0.0.1:%d" % (name, ports[name]) for name in LISTENERS]
+    advertised = list(client)
+    protocols = ["%s:%s" % (name, name) for name in LISTENERS]
+    if forwarded:
+        client.append("FORWARDED://127.0.0.1:%d" % ports["FORWARDED"])
+        advertised.append("FORWARDED://" + forwarded)
+        protocols.append("FORWARDED:PLAINTEXT")
     props = {
         "process.roles": "broker,controller",
         "node.id": str(node_id),
         "controller.quorum.voters": voters,
         "controller.listener.names": "CONTROLLER",
         "listeners": ",".join(client + ["CONTROLLER://127.0.0.1:%d" % ports["CONTROLLER"]]),
-        "advertised.listeners": ",".join(client),
-        "listener.security.protocol.map": ",".join(
-            "%s:%s" % (name, name) for name in LISTENERS) + ",CONTROLLER:PLAINTEXT",
+        "advertised.listeners": ",".join(advertised),
+        "listener.security.protocol.map": ",".join(protocols + ["CONTROLLER:PLAINTEXT"]),
         "inter.broker.listener.name": "PLAINTEXT",
         "log.dirs": os.path.join(dir, "node-%d" % node_id, "data"),
         "num.partitions": "1",
@@ -675,7 +685,7 @@ def _wait_ready(nodes, procs, ca, timeout, want=None):
     missing) if a node exits or the time runs out."""
     context = tls_context(ca)
     want = sorted(want or [n["id"] for n in nodes])
-    pending = [(n, name) for n in nodes for name in LISTENERS]
+    pending = [(n, name) for n in nodes for name in LISTENERS + ("FORWARDED",) if name in n]
     pending += [(n, "metadata") for n in nodes] if len(want) > 1 else []
     deadline = time.time() + timeout
     last = {}
@@ -718,12 +728,21 @@ def _bind_failed(logs):
     return any("Address already in use" in tail(log, 200, 60000) for log in logs)
 
 
-def start(dir, nodes=1, timeout=120.0, java_opts=None, overrides=None, attempts=3):
+def start(dir, nodes=1, timeout=120.0, java_opts=None, overrides=None, attempts=3,
+          forwarded=None):
     """Formats and starts a KRaft cluster of `nodes` (1 or 3) combined nodes in
     DIR; returns the Cluster once it is ready. On failure stops what it
-    started and raises KafkaError with the logs' tails."""
+    started and raises KafkaError with the logs' tails.
+
+    `forwarded` ({node id: "HOST:PORT"}, every node): each node gets one more
+    PLAINTEXT listener, FORWARDED, on a free port (node["FORWARDED"]) that
+    advertises the given address instead of its own: the port of a plain
+    forwarder (socat) that relays to it, so that clients bootstrapped through
+    the forwarder stay on it. Ready when it answers ApiVersions on its own port."""
     if nodes not in (1, 3):
         raise KafkaError("nodes must be 1 or 3, not %r" % nodes)
+    if forwarded is not None and sorted(forwarded) != list(range(1, nodes + 1)):
+        raise KafkaError("forwarded names nodes %s, not 1..%d" % (sorted(forwarded), nodes))
     dir = os.path.abspath(dir)
     os.makedirs(dir, exist_ok=True)
     if any(_running(dir).values()):
@@ -741,7 +760,8 @@ def start(dir, nodes=1, timeout=120.0, java_opts=None, overrides=None, attempts=
         f.write(LOG4J2)
     for attempt in range(1, attempts + 1):
         try:
-            return _start_once(dir, nodes, timeout, java_opts or JAVA_OPTS, overrides, certs)
+            return _start_once(dir, nodes, timeout, java_opts or JAVA_OPTS, overrides, certs,
+                               forwarded or {})
         except KafkaError as e:
             logs = [os.path.join(dir, "node-%d.log" % i) for i in range(1, nodes + 1)]
             if attempt < attempts and _bind_failed(logs):
@@ -750,10 +770,10 @@ def start(dir, nodes=1, timeout=120.0, java_opts=None, overrides=None, attempts=
             raise
 
 
-def _start_once(dir, nodes, timeout, java_opts, overrides, certs):
+def _start_once(dir, nodes, timeout, java_opts, overrides, certs, forwarded):
     t0 = time.time()
     ids = list(range(1, nodes + 1))
-    names = list(LISTENERS) + ["CONTROLLER"]
+    names = list(LISTENERS) + ["CONTROLLER"] + (["FORWARDED"] if forwarded else [])
     chosen = free_ports(len(names) * nodes)
     ports = {i: dict(zip(names, chosen[(i - 1) * len(names):i * len(names)])) for i in ids}
     voters = ",".join("%d@127.0.0.1:%d" % (i, ports[i]["CONTROLLER"]) for i in ids)
@@ -764,7 +784,8 @@ def _start_once(dir, nodes, timeout, java_opts, overrides, certs):
         shutil.rmtree(node_dir, ignore_errors=True)
         os.makedirs(node_dir)
         _write_properties(os.path.join(node_dir, "server.properties"),
-                          server_properties(dir, i, ports[i], voters, nodes, certs, overrides))
+                          server_properties(dir, i, ports[i], voters, nodes, certs, overrides,
+                                            forwarded.get(i)))
         node_dirs[i] = node_dir
         log = os.path.join(dir, "node-%d.log" % i)
         if os.path.exists(log):
@@ -778,6 +799,9 @@ def _start_once(dir, nodes, timeout, java_opts, overrides, certs):
             procs[p.pid] = p
             node = {"id": i, "pid": p.pid}
             node.update({name: "127.0.0.1:%d" % ports[i][name] for name in LISTENERS})
+            if forwarded:
+                node["FORWARDED"] = "127.0.0.1:%d" % ports[i]["FORWARDED"]
+                node["FORWARDED_ADVERTISED"] = forwarded[i]
             node.update({"controller": "127.0.0.1:%d" % ports[i]["CONTROLLER"], "log": log,
                          "properties": os.path.join(node_dirs[i], "server.properties")})
             info_nodes.append(node)

@@ -357,7 +357,12 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     /// Reads at most `want` bytes, within the idle deadline and unless evicted,
     /// growing the buffer by a bounded step when it is full.
     async fn read(&mut self, want: usize) -> Result<usize, ServerError> {
-        if self.buf.capacity() == self.buf.len() {
+        // Also when the buffer is smaller than the first step would make it (the
+        // whole frame, if smaller): the prefix's small allocation has a few
+        // bytes to spare, and reading the body into just those cost a read (a
+        // system call) per frame.
+        let first_step = (self.buf.len() + want).min(FIRST_STEP);
+        if self.buf.capacity() == self.buf.len() || self.buf.capacity() < first_step {
             // Doubling what has arrived, from a small first step: memory follows
             // the bytes, and the copies add up to less than the frame.
             self.buf.reserve(want.min(self.buf.len().max(FIRST_STEP)));
@@ -403,6 +408,53 @@ mod tests {
         let mut out = (contents.len() as i32).to_be_bytes().to_vec();
         out.extend_from_slice(contents);
         out
+    }
+
+    /// Counts the reads that returned bytes: each is a system call on a socket.
+    struct CountingReads<'a> {
+        wire: &'a [u8],
+        reads: usize,
+    }
+
+    impl AsyncRead for CountingReads<'_> {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            let before = buf.filled().len();
+            let mut wire = self.wire;
+            let polled = std::pin::Pin::new(&mut wire).poll_read(cx, buf);
+            self.wire = wire;
+            if buf.filled().len() > before {
+                self.reads += 1;
+            }
+            polled
+        }
+    }
+
+    /// With the whole frame there to read, a frame takes two reads: its prefix
+    /// alone, then its body. The buffer the prefix was read into had room for a
+    /// few bytes more, and the body's first read used to fill just those (4 bytes
+    /// of a 16 KB Produce) before the buffer grew: a system call per frame, a
+    /// third of the proxy's reads (issue 30's benchmark).
+    #[tokio::test]
+    async fn a_frame_whose_bytes_have_arrived_takes_two_reads() {
+        // A Produce's response, a Produce of 15 records of 1 KiB (the producer's
+        // 16 KiB batch), a frame of exactly the first step.
+        for size in [1, 60, 15_700, FIRST_STEP - 4] {
+            let wire = frame(&vec![7; size]);
+            let mut io = CountingReads {
+                wire: &wire,
+                reads: 0,
+            };
+            let mut reader = FrameReader::new(&mut io, MemoryBudget::new(1 << 20));
+            let read = reader.next_frame().await.unwrap().unwrap();
+            assert_eq!(read.len(), 4 + size);
+            drop(read);
+            drop(reader);
+            assert_eq!(io.reads, 2, "{size} B");
+        }
     }
 
     /// A large frame, once answered and dropped, leaves the connection nothing
