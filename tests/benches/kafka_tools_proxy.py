@@ -56,6 +56,7 @@ import procs  # noqa: E402
 import servers  # noqa: E402
 
 SETUPS = ("direct", "kwire-proxy", "kroxylicious", "socat")
+BASELINE = "kwire-baseline"  # --baseline-proxy's setup
 GIB = 1 << 30
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -247,12 +248,12 @@ def port_open(port, what):
     return ready
 
 
-def start_kwire_proxy(upstream, work, perf):
-    report = os.path.join(work, "kwire-proxy-report.json")
-    forwarder = Forwarder("kwire-proxy", [procs.ours("proxy"), "--listen", "127.0.0.1:0",
-                                          "--upstream", upstream, "--report", report],
-                          os.path.join(work, "kwire-proxy.log"), listening_line,
-                          perf and os.path.join(work, "kwire-proxy.perf"))
+def start_kwire_proxy(upstream, work, perf, name="kwire-proxy", binary=None):
+    report = os.path.join(work, "%s-report.json" % name)
+    forwarder = Forwarder(name, [binary or procs.ours("proxy"), "--listen", "127.0.0.1:0",
+                                 "--upstream", upstream, "--report", report],
+                          os.path.join(work, "%s.log" % name), listening_line,
+                          perf and os.path.join(work, "%s.perf" % name))
     forwarder.report = report
     return forwarder
 
@@ -444,6 +445,11 @@ def print_table(results, setups, gib, records, size, rounds):
               "both %.2fx (goal: <= 0.5x)" % tuple(
                   ours[k] / theirs[k] for k in
                   ("produce_cpu_per_gib", "consume_cpu_per_gib", "cpu_per_gib")))
+    if "kwire-proxy" in med and BASELINE in med:
+        print("kwire-proxy CPU per GiB / %s's: produce %.2fx, consume %.2fx, both %.2fx"
+              % ((BASELINE,) + tuple(med["kwire-proxy"][k] / med[BASELINE][k] for k in
+                                     ("produce_cpu_per_gib", "consume_cpu_per_gib",
+                                      "cpu_per_gib"))))
     if "kwire-proxy" in med and "socat" in med:
         print("kwire-proxy CPU per GiB / socat's: both %.2fx"
               % (med["kwire-proxy"]["cpu_per_gib"] / med["socat"]["cpu_per_gib"]))
@@ -494,9 +500,16 @@ def main():
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per tool run (600)")
     ap.add_argument("--setups", default=",".join(SETUPS),
                     help="comma-separated, of: " + ", ".join(SETUPS))
+    ap.add_argument("--baseline-proxy", metavar="BINARY",
+                    help="one more setup, kwire-baseline: this kwire-proxy binary (e.g. a "
+                         "build of main, against a change's), in the same rounds")
     args = ap.parse_args()
     setups = [s for s in args.setups.split(",") if s]
-    unknown = [s for s in setups if s not in SETUPS]
+    if args.baseline_proxy:
+        if not os.access(args.baseline_proxy, os.X_OK):
+            ap.error("--baseline-proxy %s is not an executable file" % args.baseline_proxy)
+        setups.append(BASELINE)
+    unknown = [s for s in setups if s not in SETUPS + (BASELINE,)]
     if unknown:
         ap.error("unknown setups %s" % unknown)
     records = int(args.gib * GIB) // args.record_size
@@ -531,6 +544,9 @@ def main():
         for s in setups:
             if s == "kwire-proxy":
                 forwarders[s] = start_kwire_proxy(upstream, work, args.perf_stat)
+            elif s == BASELINE:
+                forwarders[s] = start_kwire_proxy(upstream, work, args.perf_stat, BASELINE,
+                                                  os.path.abspath(args.baseline_proxy))
             elif s == "kroxylicious":
                 forwarders[s] = start_kroxylicious(upstream, work, args.perf_stat)
             elif s == "socat":
@@ -573,8 +589,9 @@ def main():
                 args.rounds)
     if args.perf_stat:
         print_counts(forwarders, moved)
-    if "kwire-proxy" in forwarders:
-        print("kwire-proxy's report: %s" % proxy_report(forwarders["kwire-proxy"].report))
+    for name in ("kwire-proxy", BASELINE):
+        if name in forwarders:
+            print("%s's report: %s" % (name, proxy_report(forwarders[name].report)))
     print("load average at the end: %s" % loadavg())
     if failed:
         print("logs kept in %s" % work)

@@ -442,8 +442,9 @@ async fn forward_requests(
         io::write_frame(&mut to, &frame).await?;
         if let Some(decoded) = read {
             let shared = Arc::clone(proxy);
+            let bytes = frame.len();
             let check = move || check_request(&frame, &decoded, &shared);
-            proxy.verify_queue.submit(check).await;
+            proxy.verify_queue.submit(bytes, check).await;
         }
     }
     // Pass the end of the requests on, as the client meant it.
@@ -668,8 +669,9 @@ async fn forward_responses(
                 io::write_frame(&mut to, &frame).await?;
                 let shared = Arc::clone(proxy);
                 // The budget is given back once the check is done.
+                let bytes = frame.bytes().len();
                 let check = move || check_response(frame.bytes(), version, &decoded, &shared);
-                proxy.verify_queue.submit(check).await;
+                proxy.verify_queue.submit(bytes, check).await;
             }
             Forward::Proxy => match &own {
                 // Gone only when the request side has ended: nobody awaits it.
