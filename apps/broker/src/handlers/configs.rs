@@ -296,7 +296,7 @@ pub fn incremental_alter(
     request: IncrementalAlterConfigsRequest,
 ) -> IncrementalAlterConfigsResponse {
     let mut topics = broker.topics();
-    let duplicated = duplicates(
+    let duplicated = Duplicated::among(
         request
             .resources
             .iter()
@@ -306,42 +306,34 @@ pub fn incremental_alter(
         .resources
         .into_iter()
         .map(|resource| {
-            let outcome = if duplicated.contains(&(
-                resource.resource_type,
-                resource.resource_name.as_str().to_owned(),
-            )) {
-                Err(ConfigError::invalid_request(
-                    "A resource appears more than once in the request.".into(),
-                ))
-            } else {
-                let ops: Vec<(&str, i8, Option<&str>)> = resource
-                    .configs
-                    .iter()
-                    .map(|c| {
-                        (
-                            c.name.as_str(),
-                            c.config_operation,
-                            c.value.as_ref().map(|v| v.as_str()),
-                        )
-                    })
-                    .collect();
-                alter_resource(
-                    &broker.config,
-                    &mut topics,
-                    resource.resource_type,
-                    resource.resource_name.as_str(),
-                    request.validate_only,
-                    |configs| apply_ops(configs, &ops),
-                    ops.iter().map(|(name, ..)| *name),
-                )
-            };
+            let outcome = duplicated
+                .check(resource.resource_type, &resource.resource_name)
+                .and_then(|()| {
+                    let ops: Vec<(&str, i8, Option<&str>)> = resource
+                        .configs
+                        .iter()
+                        .map(|c| {
+                            (
+                                c.name.as_str(),
+                                c.config_operation,
+                                c.value.as_ref().map(|v| v.as_str()),
+                            )
+                        })
+                        .collect();
+                    alter_resource(
+                        &broker.config,
+                        &mut topics,
+                        resource.resource_type,
+                        resource.resource_name.as_str(),
+                        request.validate_only,
+                        |configs| apply_ops(configs, &ops),
+                        ops.iter().map(|(name, ..)| *name),
+                    )
+                });
             let mut answer = incremental_alter_configs::AlterConfigsResourceResponse::default();
             answer.resource_type = resource.resource_type;
             answer.resource_name = resource.resource_name;
-            if let Err(error) = outcome {
-                answer.error_code = error.code.code();
-                answer.error_message = Some(error.message.into());
-            }
+            (answer.error_code, answer.error_message) = error_fields(outcome);
             answer
         })
         .collect();
@@ -352,7 +344,7 @@ pub fn incremental_alter(
 
 pub fn alter(broker: &Broker, request: AlterConfigsRequest) -> AlterConfigsResponse {
     let mut topics = broker.topics();
-    let duplicated = duplicates(
+    let duplicated = Duplicated::among(
         request
             .resources
             .iter()
@@ -362,36 +354,28 @@ pub fn alter(broker: &Broker, request: AlterConfigsRequest) -> AlterConfigsRespo
         .resources
         .into_iter()
         .map(|resource| {
-            let outcome = if duplicated.contains(&(
-                resource.resource_type,
-                resource.resource_name.as_str().to_owned(),
-            )) {
-                Err(ConfigError::invalid_request(
-                    "A resource appears more than once in the request.".into(),
-                ))
-            } else {
-                let given: Vec<(&str, Option<&str>)> = resource
-                    .configs
-                    .iter()
-                    .map(|c| (c.name.as_str(), c.value.as_ref().map(|v| v.as_str())))
-                    .collect();
-                alter_resource(
-                    &broker.config,
-                    &mut topics,
-                    resource.resource_type,
-                    resource.resource_name.as_str(),
-                    request.validate_only,
-                    |configs| replace_all(configs, &given),
-                    given.iter().map(|(name, _)| *name),
-                )
-            };
+            let outcome = duplicated
+                .check(resource.resource_type, &resource.resource_name)
+                .and_then(|()| {
+                    let given: Vec<(&str, Option<&str>)> = resource
+                        .configs
+                        .iter()
+                        .map(|c| (c.name.as_str(), c.value.as_ref().map(|v| v.as_str())))
+                        .collect();
+                    alter_resource(
+                        &broker.config,
+                        &mut topics,
+                        resource.resource_type,
+                        resource.resource_name.as_str(),
+                        request.validate_only,
+                        |configs| replace_all(configs, &given),
+                        given.iter().map(|(name, _)| *name),
+                    )
+                });
             let mut answer = alter_configs::AlterConfigsResourceResponse::default();
             answer.resource_type = resource.resource_type;
             answer.resource_name = resource.resource_name;
-            if let Err(error) = outcome {
-                answer.error_code = error.code.code();
-                answer.error_message = Some(error.message.into());
-            }
+            (answer.error_code, answer.error_message) = error_fields(outcome);
             answer
         })
         .collect();
@@ -400,14 +384,37 @@ pub fn alter(broker: &Broker, request: AlterConfigsRequest) -> AlterConfigsRespo
     response
 }
 
-/// The (type, name) pairs named more than once: each is refused, rather than
-/// changed twice in an order the answer could not show.
-fn duplicates<'a>(resources: impl Iterator<Item = (i8, &'a KafkaString)>) -> HashSet<(i8, String)> {
-    let mut seen = HashSet::new();
-    resources
-        .map(|(t, name)| (t, name.as_str().to_owned()))
-        .filter(|key| !seen.insert(key.clone()))
-        .collect()
+/// The (type, name) pairs an alteration names more than once: each is
+/// refused, rather than changed twice in an order the answer could not show.
+struct Duplicated(HashSet<(i8, String)>);
+
+impl Duplicated {
+    fn among<'a>(resources: impl Iterator<Item = (i8, &'a KafkaString)>) -> Self {
+        let mut seen = HashSet::new();
+        Duplicated(
+            resources
+                .map(|(t, name)| (t, name.as_str().to_owned()))
+                .filter(|key| !seen.insert(key.clone()))
+                .collect(),
+        )
+    }
+
+    fn check(&self, resource_type: i8, name: &KafkaString) -> Result<(), ConfigError> {
+        if self.0.contains(&(resource_type, name.as_str().to_owned())) {
+            return Err(ConfigError::invalid_request(
+                "A resource appears more than once in the request.".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A resource's answer fields: error code 0 and no message, or the refusal's.
+fn error_fields(outcome: Result<(), ConfigError>) -> (i16, Option<KafkaString>) {
+    match outcome {
+        Ok(()) => (0, None),
+        Err(error) => (error.code.code(), Some(error.message.into())),
+    }
 }
 
 /// One resource's alteration, all or nothing: `change` turns a copy of a

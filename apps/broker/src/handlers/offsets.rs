@@ -37,31 +37,14 @@ pub fn commit(broker: &Broker, request: OffsetCommitRequest, version: i16) -> Of
         for p in asked.partitions {
             let mut partition = OffsetCommitResponsePartition::default();
             partition.partition_index = p.partition_index;
-            match &name {
-                // Kafka refuses offsets for partitions it does not have, so
-                // what a group stores is bounded by the partitions that exist.
-                Ok(name) if topics.partition(name, p.partition_index).is_none() => {
-                    partition.error_code = ErrorCode::UnknownTopicOrPartition.code();
-                }
-                // Kafka's `offset.metadata.max.bytes`: the metadata is stored and
-                // sent back by every OffsetFetch naming the partition.
-                Ok(_)
-                    if p.committed_metadata
-                        .as_ref()
-                        .map_or(0, |m| m.as_str().len())
-                        > metadata_max =>
-                {
-                    partition.error_code = ErrorCode::OffsetMetadataTooLarge.code();
-                }
-                Ok(name) => offsets.push((
-                    (name.clone(), p.partition_index),
-                    Committed {
-                        offset: p.committed_offset,
-                        leader_epoch: p.committed_leader_epoch,
-                        metadata: p.committed_metadata.map(|m| m.as_str().to_owned()),
-                    },
-                )),
-                Err(code) => partition.error_code = *code,
+            let committed = Committed {
+                offset: p.committed_offset,
+                leader_epoch: p.committed_leader_epoch,
+                metadata: p.committed_metadata.map(|m| m.as_str().to_owned()),
+            };
+            match commit_key(&topics, &name, p.partition_index, &committed, metadata_max) {
+                Ok(key) => offsets.push((key, committed)),
+                Err(code) => partition.error_code = code,
             }
             answer.partitions.push(partition);
         }
@@ -144,6 +127,29 @@ fn offset_fields(
         Ok(None) => (-1, -1, Some(KafkaString::from("")), ErrorCode::None),
         Err(error) => (-1, -1, Some(KafkaString::from("")), error),
     }
+}
+
+/// Where a committed offset is stored (topic, partition), or the error code
+/// Kafka refuses it with; OffsetCommit and TxnOffsetCommit alike.
+pub(crate) fn commit_key(
+    topics: &Topics,
+    name: &Result<String, i16>,
+    partition: i32,
+    committed: &Committed,
+    metadata_max: usize,
+) -> Result<(String, i32), i16> {
+    let name = name.as_ref().map_err(|code| *code)?;
+    // Kafka refuses offsets for partitions it does not have, so what a group
+    // stores is bounded by the partitions that exist.
+    if topics.partition(name, partition).is_none() {
+        return Err(ErrorCode::UnknownTopicOrPartition.code());
+    }
+    // Kafka's `offset.metadata.max.bytes`: the metadata is stored and sent
+    // back by every OffsetFetch naming the partition.
+    if committed.metadata.as_ref().map_or(0, String::len) > metadata_max {
+        return Err(ErrorCode::OffsetMetadataTooLarge.code());
+    }
+    Ok((name.clone(), partition))
 }
 
 pub fn fetch(broker: &Broker, request: OffsetFetchRequest, version: i16) -> OffsetFetchResponse {

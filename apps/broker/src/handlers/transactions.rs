@@ -24,6 +24,7 @@ use kwire_messages::api::{
 use kwire_messages::ErrorCode;
 
 use crate::groups::Committed;
+use crate::handlers::offsets::commit_key;
 use crate::handlers::topic_name;
 use crate::log::Topics;
 use crate::transactions::{fenced, Ending};
@@ -326,27 +327,14 @@ pub fn txn_offset_commit(
         for p in asked.partitions {
             let mut partition = TxnOffsetCommitResponsePartition::default();
             partition.partition_index = p.partition_index;
-            match &name {
-                Ok(name) if topics.partition(name, p.partition_index).is_none() => {
-                    partition.error_code = ErrorCode::UnknownTopicOrPartition.code();
-                }
-                Ok(_)
-                    if p.committed_metadata
-                        .as_ref()
-                        .map_or(0, |m| m.as_str().len())
-                        > metadata_max =>
-                {
-                    partition.error_code = ErrorCode::OffsetMetadataTooLarge.code();
-                }
-                Ok(name) => offsets.push((
-                    (name.clone(), p.partition_index),
-                    Committed {
-                        offset: p.committed_offset,
-                        leader_epoch: p.committed_leader_epoch,
-                        metadata: p.committed_metadata.map(|m| m.as_str().to_owned()),
-                    },
-                )),
-                Err(code) => partition.error_code = *code,
+            let committed = Committed {
+                offset: p.committed_offset,
+                leader_epoch: p.committed_leader_epoch,
+                metadata: p.committed_metadata.map(|m| m.as_str().to_owned()),
+            };
+            match commit_key(&topics, &name, p.partition_index, &committed, metadata_max) {
+                Ok(key) => offsets.push((key, committed)),
+                Err(code) => partition.error_code = code,
             }
             answer.partitions.push(partition);
         }
