@@ -26,7 +26,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -51,38 +50,15 @@ class KroxyliciousError(RuntimeError):
     """kroxylicious could not be installed; the message says why."""
 
 
-def _pom(artifacts):
-    deps = "".join(
-        "    <dependency><groupId>%s</groupId><artifactId>%s</artifactId>"
-        "<version>%s</version></dependency>\n" % a for a in artifacts)
-    return ("<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n"
-            "  <modelVersion>4.0.0</modelVersion>\n"
-            "  <groupId>kwire.tests</groupId><artifactId>kroxylicious-bench</artifactId>"
-            "<version>1</version><packaging>pom</packaging>\n"
-            "  <dependencies>\n%s  </dependencies>\n</project>\n" % deps)
+def installed():
+    return kafka_peer.installed(MARKER, LIB)
 
 
 def _mvn(workdir, artifacts, goal, *props):
-    with open(os.path.join(workdir, "pom.xml"), "w") as f:
-        f.write(_pom(artifacts))
-    log = os.path.join(workdir, "mvn.log")
-    argv = ["mvn", "-B", "-q", "-f", os.path.join(workdir, "pom.xml"),
-            "%s:%s" % (kafka_peer.DEPENDENCY_PLUGIN, goal)] + list(props)
-    with open(log, "ab") as out:
-        rc = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, cwd=workdir,
-                            stdin=subprocess.DEVNULL, timeout=900).returncode
-    if rc != 0:
-        raise KroxyliciousError("mvn %s failed (exit %s):\n%s"
-                                % (goal, rc, kafka_peer.tail(log, 30)))
-
-
-def installed():
     try:
-        with open(MARKER) as f:
-            jars = json.load(f)["jars"]
-    except (OSError, ValueError, KeyError):
-        return False
-    return bool(jars) and all(os.path.isfile(os.path.join(LIB, j)) for j in jars)
+        kafka_peer.mvn(workdir, artifacts, goal, *props)
+    except kafka_peer.KafkaError as e:
+        raise KroxyliciousError(str(e)) from None
 
 
 def install():

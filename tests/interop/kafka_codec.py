@@ -54,6 +54,77 @@ def read_uvarint(buf, pos):
             raise ValueError("varint too long")
 
 
+class CodecError(ValueError):
+    """Bytes that end early, run on, or are not of the shape asked."""
+
+
+class Reader:
+    """Reads a message's fields in order; CodecError when the bytes end
+    early, or (`end`) when some are left over."""
+
+    def __init__(self, data, pos=0):
+        self.data, self.pos = data, pos
+
+    def take(self, n):
+        if n < 0 or self.pos + n > len(self.data):
+            raise CodecError("the bytes end at %d, %d wanted from %d"
+                             % (len(self.data), n, self.pos))
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return chunk
+
+    def int8(self):
+        return struct.unpack(">b", self.take(1))[0]
+
+    def int16(self):
+        return struct.unpack(">h", self.take(2))[0]
+
+    def int32(self):
+        return struct.unpack(">i", self.take(4))[0]
+
+    def int64(self):
+        return struct.unpack(">q", self.take(8))[0]
+
+    def uvarint(self):
+        try:
+            value, self.pos = read_uvarint(self.data, self.pos)
+        except ValueError as e:
+            raise CodecError(str(e)) from None
+        return value
+
+    def array_len(self, flexible):
+        """-1 for a null array."""
+        return self.uvarint() - 1 if flexible else self.int32()
+
+    def nullable_bytes(self, flexible):
+        n = self.uvarint() - 1 if flexible else self.int32()
+        return None if n < 0 else self.take(n)
+
+    def nullable_string(self, flexible, errors="strict"):
+        n = self.uvarint() - 1 if flexible else self.int16()
+        return None if n < 0 else self.take(n).decode("utf-8", errors)
+
+    def compact_bytes(self):
+        return self.nullable_bytes(True)
+
+    def compact_string(self):
+        return self.nullable_string(True)
+
+    def compact_array(self, read_one):
+        n = self.array_len(True)
+        return None if n < 0 else [read_one() for _ in range(n)]
+
+    def tags(self):
+        """Skips a tagged-field section."""
+        for _ in range(self.uvarint()):
+            self.uvarint()
+            self.take(self.uvarint())
+
+    def end(self):
+        if self.pos != len(self.data):
+            raise CodecError("%d bytes left over" % (len(self.data) - self.pos))
+
+
 def string(s, flexible):
     raw = s.encode()
     return (uvarint(len(raw) + 1) if flexible else i16(len(raw))) + raw

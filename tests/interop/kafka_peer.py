@@ -134,14 +134,16 @@ class KafkaError(RuntimeError):
 
 # ---------------------------------------------------------------- install --
 
-def installed():
-    """True if the marker exists and every jar it lists is still there."""
+def installed(marker=None, lib=None):
+    """True if the marker exists and every jar it lists is still there
+    (Kafka's by default; kroxylicious.py asks the same of its own)."""
+    marker, lib = marker or MARKER, lib or LIB
     try:
-        with open(MARKER) as f:
+        with open(marker) as f:
             jars = json.load(f)["jars"]
     except (OSError, ValueError, KeyError):
         return False
-    return bool(jars) and all(os.path.isfile(os.path.join(LIB, j)) for j in jars)
+    return bool(jars) and all(os.path.isfile(os.path.join(lib, j)) for j in jars)
 
 
 def _pom(artifacts):
@@ -150,12 +152,15 @@ def _pom(artifacts):
         "<version>%s</version></dependency>\n" % a for a in artifacts)
     return ("<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n"
             "  <modelVersion>4.0.0</modelVersion>\n"
-            "  <groupId>kwire.tests</groupId><artifactId>kafka-peer</artifactId>"
+            "  <groupId>kwire.tests</groupId><artifactId>resolve</artifactId>"
             "<version>1</version><packaging>pom</packaging>\n"
             "  <dependencies>\n%s  </dependencies>\n</project>\n" % deps)
 
 
-def _mvn(workdir, artifacts, goal, *props):
+def mvn(workdir, artifacts, goal, *props):
+    """Runs the dependency plugin's `goal` on a pom of `artifacts` ((group,
+    artifact, version) triples) in `workdir`, its output in workdir/mvn.log;
+    raises KafkaError with the log's tail if Maven fails."""
     with open(os.path.join(workdir, "pom.xml"), "w") as f:
         f.write(_pom(artifacts))
     log = os.path.join(workdir, "mvn.log")
@@ -188,7 +193,7 @@ def install():
             # log4j-slf4j-impl at that version (a different one would mix
             # log4j releases on the class path).
             listing = os.path.join(work, "dependencies.txt")
-            _mvn(work, ARTIFACTS, "list", "-DincludeScope=runtime",
+            mvn(work, ARTIFACTS, "list", "-DincludeScope=runtime",
                  "-DoutputFile=" + listing)
             with open(listing) as f:
                 found = dict(re.findall(r"org\.apache\.logging\.log4j:(log4j-core|log4j-api)"
@@ -197,7 +202,7 @@ def install():
             if not log4j:
                 raise KafkaError("no log4j in Kafka's dependencies (%s)" % listing)
             staged = os.path.join(work, "lib")
-            _mvn(work, ARTIFACTS + [("org.apache.logging.log4j", "log4j-slf4j-impl", log4j)],
+            mvn(work, ARTIFACTS + [("org.apache.logging.log4j", "log4j-slf4j-impl", log4j)],
                  "copy-dependencies", "-DincludeScope=runtime", "-DoutputDirectory=" + staged)
             jars = sorted(os.listdir(staged))
             want = ["%s-%s.jar" % (a, v) for _, a, v in ARTIFACTS] + [

@@ -48,7 +48,7 @@ import time
 
 from serving import recv_frame, serve
 from kafka_codec import (
-    TAGS, array_len, i16, i32, i64, nullable_string, string,
+    TAGS, Reader, array_len, i16, i32, i64, nullable_string, string,
 )
 
 API_PRODUCE = 0
@@ -114,63 +114,11 @@ def advertised(produce_max):
 
 # ---------------------------------------------------------------- decoding --
 
-class Reader:
-    def __init__(self, buf, pos=0):
-        self.buf = buf
-        self.pos = pos
-
-    def take(self, n):
-        if n < 0 or self.pos + n > len(self.buf):
-            raise ValueError("short read: want %d at %d of %d" % (n, self.pos, len(self.buf)))
-        b = self.buf[self.pos:self.pos + n]
-        self.pos += n
-        return b
-
-    def int8(self):
-        return struct.unpack(">b", self.take(1))[0]
-
-    def int16(self):
-        return struct.unpack(">h", self.take(2))[0]
-
-    def int32(self):
-        return struct.unpack(">i", self.take(4))[0]
-
-    def int64(self):
-        return struct.unpack(">q", self.take(8))[0]
-
-    def uvarint(self):
-        shift = value = 0
-        while True:
-            b = self.take(1)[0]
-            value |= (b & 0x7F) << shift
-            if not b & 0x80:
-                return value
-            shift += 7
-            if shift > 63:
-                raise ValueError("uvarint too long")
-
-    def nullable_string(self, flexible):
-        n = self.uvarint() - 1 if flexible else self.int16()
-        return None if n < 0 else self.take(n).decode("utf-8", "replace")
-
-    def nullable_bytes(self, flexible):
-        n = self.uvarint() - 1 if flexible else self.int32()
-        return None if n < 0 else self.take(n)
-
-    def array_len(self, flexible):
-        return self.uvarint() - 1 if flexible else self.int32()
-
-    def tags(self):
-        for _ in range(self.uvarint()):
-            self.uvarint()               # tag
-            self.take(self.uvarint())    # size, data
-
-
 def parse_header(payload):
     """Return (api_key, api_version, correlation_id, client_id, body_reader)."""
     r = Reader(payload)
     key, ver, corr = r.int16(), r.int16(), r.int32()
-    client_id = r.nullable_string(False)  # always a non-compact string
+    client_id = r.nullable_string(False, "replace")  # always a non-compact string
     first_flex = FIRST_FLEXIBLE.get(key)
     if first_flex is not None and ver >= first_flex:
         r.tags()
@@ -189,7 +137,7 @@ def parse_metadata_request(r, ver):
     for _ in range(n):
         if ver >= 10:
             r.take(16)  # topic_id
-        names.append(r.nullable_string(flexible))
+        names.append(r.nullable_string(flexible, "replace"))
         if flexible:
             r.tags()
     return names
@@ -197,12 +145,12 @@ def parse_metadata_request(r, ver):
 
 def parse_produce_request(r, ver):
     flexible = ver >= 9
-    req = {"transactional_id": r.nullable_string(flexible) if ver >= 3 else None}
+    req = {"transactional_id": r.nullable_string(flexible, "replace") if ver >= 3 else None}
     req["acks"] = r.int16()
     req["timeout_ms"] = r.int32()
     topics = []
     for _ in range(r.array_len(flexible)):
-        name = r.nullable_string(flexible)
+        name = r.nullable_string(flexible, "replace")
         parts = []
         for _ in range(r.array_len(flexible)):
             index = r.int32()

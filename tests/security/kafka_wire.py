@@ -19,7 +19,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
-from kafka_codec import (TAGS, i8, i16, i32, i64, nullable_string, read_frame,  # noqa: E402
+from kafka_codec import (TAGS, CodecError, Reader, i8, i16, i32, i64, nullable_string, read_frame,  # noqa: E402
                          read_uvarint, request, string, uvarint)
 
 CLIENT_ID = "kwire-kafka-suite"
@@ -27,61 +27,9 @@ REBOOTSTRAP_REQUIRED = 129
 UNKNOWN_TOPIC_OR_PARTITION = 3
 
 
-class WireError(Exception):
-    """An answer that is missing, not of the shape asked, or with bytes left."""
-
-
-class Reader:
-    """Reads a response body field by field."""
-
-    def __init__(self, data):
-        self.data, self.pos = data, 0
-
-    def take(self, n):
-        if self.pos + n > len(self.data):
-            raise WireError("the answer ends at byte %d, %d more wanted"
-                            % (len(self.data), self.pos + n - len(self.data)))
-        chunk = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return chunk
-
-    def int8(self):
-        return struct.unpack(">b", self.take(1))[0]
-
-    def int16(self):
-        return struct.unpack(">h", self.take(2))[0]
-
-    def int32(self):
-        return struct.unpack(">i", self.take(4))[0]
-
-    def int64(self):
-        return struct.unpack(">q", self.take(8))[0]
-
-    def uvarint(self):
-        value, self.pos = read_uvarint(self.data, self.pos)
-        return value
-
-    def compact_bytes(self):
-        """A compact (nullable) string or bytes: None when null."""
-        n = self.uvarint()
-        return None if n == 0 else self.take(n - 1)
-
-    def compact_string(self):
-        raw = self.compact_bytes()
-        return None if raw is None else raw.decode()
-
-    def compact_array(self, read_one):
-        n = self.uvarint()
-        return None if n == 0 else [read_one() for _ in range(n - 1)]
-
-    def tags(self):
-        for _ in range(self.uvarint()):
-            self.uvarint()
-            self.take(self.uvarint())
-
-    def end(self):
-        if self.pos != len(self.data):
-            raise WireError("%d bytes left after the answer" % (len(self.data) - self.pos))
+# What the suite's checks raise: the shared Reader's errors (bytes that end
+# early or run on) and the answers' own (an error code, a missing topic).
+WireError = CodecError
 
 
 def connect(address, ca=None, timeout=10.0):

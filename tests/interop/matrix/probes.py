@@ -23,7 +23,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import kafka_codec  # noqa: E402
-from kafka_codec import (TAGS, array_len, i8, i16, i32, nullable_string,  # noqa: E402
+from kafka_codec import (TAGS, Reader, array_len, i8, i16, i32, nullable_string,  # noqa: E402
                          record_batch, string)
 
 TIMEOUT = 5.0
@@ -61,24 +61,6 @@ def metadata_v4(corr, topic):
     return request(3, 4, corr, body, flexible=False)
 
 
-class Reader:
-    """Reads a non-flexible response body field by field."""
-
-    def __init__(self, data):
-        self.data, self.pos = data, 0
-
-    def take(self, fmt):
-        value = struct.unpack_from(fmt, self.data, self.pos)
-        self.pos += struct.calcsize(fmt)
-        return value[0]
-
-    def string(self):
-        n = self.take(">h")
-        text = self.data[self.pos:self.pos + max(n, 0)].decode(errors="replace")
-        self.pos += max(n, 0)
-        return None if n < 0 else text
-
-
 def leader_of(address, topic, timeout=15.0):
     """The address (as Metadata v4 names it) of the leader of `topic`'s
     partition 0, asking until the topic exists with a leader (auto-created;
@@ -93,22 +75,22 @@ def leader_of(address, topic, timeout=15.0):
         if got is None:
             return None
         r = Reader(got[1])
-        r.take(">i")  # throttle_time_ms
+        r.int32()  # throttle_time_ms
         brokers = {}
-        for _ in range(r.take(">i")):
-            node = r.take(">i")
-            host = r.string()
-            brokers[node] = "%s:%d" % (host, r.take(">i"))
-            r.string()  # rack
-        r.string()  # cluster_id
-        r.take(">i")  # controller_id
-        for _ in range(r.take(">i")):
-            error, name, _internal = r.take(">h"), r.string(), r.take(">b")
-            for _ in range(r.take(">i")):
-                p_error, index, leader = r.take(">h"), r.take(">i"), r.take(">i")
+        for _ in range(r.int32()):
+            node = r.int32()
+            host = r.nullable_string(False, "replace")
+            brokers[node] = "%s:%d" % (host, r.int32())
+            r.nullable_string(False, "replace")  # rack
+        r.nullable_string(False, "replace")  # cluster_id
+        r.int32()  # controller_id
+        for _ in range(r.int32()):
+            error, name, _internal = r.int16(), r.nullable_string(False, "replace"), r.int8()
+            for _ in range(r.int32()):
+                p_error, index, leader = r.int16(), r.int32(), r.int32()
                 for _ in range(2):  # replicas, isr
-                    for _ in range(r.take(">i")):
-                        r.take(">i")
+                    for _ in range(r.int32()):
+                        r.int32()
                 if (name == topic and error == 0 and p_error == 0 and index == 0
                         and leader in brokers):
                     return brokers[leader]
