@@ -833,7 +833,9 @@ public final class JavaClient {
                                     AlterConfigOp.OpType.SET),
                             new AlterConfigOp(new ConfigEntry("max.message.bytes", "2000000"),
                                     AlterConfigOp.OpType.SET)))).all());
-                    Config c = get(admin.describeConfigs(List.of(res)).all()).get(res);
+                    Config c = describeUntil(admin, res, deadline, d ->
+                            "2000000 (DYNAMIC_TOPIC_CONFIG)".equals(entry(d.get("max.message.bytes")))
+                                    && "7200000 (DYNAMIC_TOPIC_CONFIG)".equals(entry(d.get("retention.ms"))));
                     seen.put("retention_ms", entry(c.get("retention.ms")))
                             .put("max_message_bytes", entry(c.get("max.message.bytes")));
                     wantEq(c.get("retention.ms").value(), "7200000", "retention.ms after SET");
@@ -846,7 +848,8 @@ public final class JavaClient {
                     get(admin.incrementalAlterConfigs(Map.of(res, List.of(
                             new AlterConfigOp(new ConfigEntry("max.message.bytes", ""),
                                     AlterConfigOp.OpType.DELETE)))).all());
-                    Config c = get(admin.describeConfigs(List.of(res)).all()).get(res);
+                    Config c = describeUntil(admin, res, deadline, d ->
+                            "1048588 (DEFAULT_CONFIG)".equals(entry(d.get("max.message.bytes"))));
                     ConfigEntry e = c.get("max.message.bytes");
                     seen.put("max_message_bytes", entry(e))
                             .put("retention_ms", entry(c.get("retention.ms")));
@@ -889,6 +892,24 @@ public final class JavaClient {
                 });
             }
             return allOk;
+        }
+
+        /**
+         * The resource's configs once {@code done} holds of them, or as they are
+         * after a few seconds. Kafka's controller answers an alteration once it
+         * has committed it; the broker that describes the configs applies it a
+         * moment later, so a describe at once may still show the old values.
+         */
+        Config describeUntil(Admin admin, ConfigResource res, Deadline deadline,
+                java.util.function.Predicate<Config> done) throws Exception {
+            long until = System.nanoTime() + (long) (Math.min(10, deadline.left(2)) * 1e9);
+            while (true) {
+                Config c = get(admin.describeConfigs(List.of(res)).all()).get(res);
+                if (done.test(c) || System.nanoTime() >= until) {
+                    return c;
+                }
+                Thread.sleep(100);
+            }
         }
 
         static String entry(ConfigEntry e) {
