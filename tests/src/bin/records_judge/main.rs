@@ -1,0 +1,242 @@
+//! Record batches judged by Kafka's own code (issue 31, point 4): Kafka 4.4.0's
+//! `MemoryRecordsBuilder` writes batches of every kind with every codec and we read
+//! them; our `RecordBatchBuilder` writes the same kinds and Kafka's `MemoryRecords`
+//! reads them (`ensureValid` on each batch, then its records). Both sides list what
+//! they read in one canonical form (`tests/judge/RecordsJudge.java`'s header), and
+//! every differing listing is a difference. Kafka's uncompressed batches are also
+//! rebuilt by our builder from our reading, which must give Kafka's bytes.
+//!
+//!     records_judge [--seed N] [--random N] -- JAVA-COMMAND...
+//!
+//! `tests/judge/records_run` compiles the Java side and runs this with its
+//! command line. Prints the batches per kind each way and every difference;
+//! exits 1 on any difference, 2 if the judge could not run.
+
+mod listing;
+mod our_cases;
+mod peer;
+mod rebuild;
+mod spec;
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use bytes::Bytes;
+
+use crate::peer::Peer;
+use crate::rebuild::Rebuilt;
+
+/// Per kind (`plain`, `control`, ...): cases, batches, differences.
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    batches: usize,
+    differences: usize,
+}
+
+struct Options {
+    seed: u64,
+    random: u32,
+    java: Vec<String>,
+}
+
+fn options() -> Result<Options, String> {
+    let mut options = Options {
+        seed: 1,
+        random: 200,
+        java: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut number = |name: &str| {
+            args.next()
+                .and_then(|value| value.parse::<u64>().ok())
+                .ok_or_else(|| format!("{name} needs a number"))
+        };
+        match arg.as_str() {
+            "--seed" => options.seed = number("--seed")?,
+            "--random" => {
+                options.random = u32::try_from(number("--random")?)
+                    .map_err(|_| "--random is too large".to_string())?;
+            }
+            "--" => {
+                options.java = args.by_ref().collect();
+            }
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if options.java.is_empty() {
+        return Err("no java command after --".to_string());
+    }
+    Ok(options)
+}
+
+fn kind(name: &str) -> String {
+    name.split('/').next().unwrap_or(name).to_string()
+}
+
+fn main() -> ExitCode {
+    let options = match options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("records_judge: {message}");
+            eprintln!("usage: records_judge [--seed N] [--random N] -- JAVA-COMMAND...");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(message) => {
+            eprintln!("records_judge: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs both directions; the number of differences.
+fn run(options: &Options) -> Result<usize, String> {
+    let started = Instant::now();
+    let mut peer = Peer::start(&options.java).map_err(|e| e.to_string())?;
+    let mut differences = Vec::new();
+
+    // Kafka's batches -> us.
+    let kafka_cases = peer
+        .kafka_cases(options.seed, options.random)
+        .map_err(|e| e.to_string())?;
+    let mut from_kafka: BTreeMap<String, Tally> = BTreeMap::new();
+    // Per codec: batches, rebuilt byte-identical, rebuilt with the same records.
+    let mut rebuilt: BTreeMap<&'static str, [usize; 3]> = BTreeMap::new();
+    for case in &kafka_cases {
+        let tally = from_kafka.entry(kind(&case.name)).or_default();
+        tally.cases += 1;
+        tally.batches += case
+            .listing
+            .lines()
+            .filter(|l| l.starts_with("batch "))
+            .count();
+        let bytes = Bytes::from(case.bytes.clone());
+        let ours = listing::ours(&bytes).unwrap_or_else(|e| format!("error ours: {e}\n"));
+        if let Some(difference) = diff(&case.listing, &ours) {
+            tally.differences += 1;
+            differences.push(format!("Kafka -> us {}: {difference}", case.name));
+        }
+        for batch in kwire::records::Batches::new(bytes) {
+            let Ok(batch) = batch else { continue }; // the listing said so already
+            let codec = batch.compression().map_or("unknown", |c| c.name());
+            let counts = rebuilt.entry(codec).or_default();
+            counts[0] += 1;
+            match rebuild::compare(&batch) {
+                Ok(Rebuilt::Identical) => counts[1] += 1,
+                Ok(Rebuilt::SameRecords) => counts[2] += 1,
+                Ok(Rebuilt::Differs(what)) => {
+                    tally.differences += 1;
+                    differences.push(format!("Kafka -> us {} (our builder): {what}", case.name));
+                }
+                Err(e) => {
+                    tally.differences += 1;
+                    differences.push(format!("Kafka -> us {} (our builder): {e}", case.name));
+                }
+            }
+        }
+    }
+
+    // Our batches -> Kafka.
+    let our_cases = our_cases::cases(options.seed, options.random).map_err(|e| e.to_string())?;
+    let mut to_kafka: BTreeMap<String, Tally> = BTreeMap::new();
+    for case in &our_cases {
+        let tally = to_kafka.entry(kind(&case.name)).or_default();
+        tally.cases += 1;
+        tally.batches += case.batches.len();
+        let mut bytes = Vec::new();
+        let mut expected = String::new();
+        for spec in &case.batches {
+            match spec.build() {
+                Ok(batch) => {
+                    spec.expected(&batch, &mut expected);
+                    bytes.extend_from_slice(&batch);
+                }
+                Err(e) => expected.push_str(&format!("error ours: {e}\n")),
+            }
+        }
+        listing::bytes_line(&mut expected, bytes.len(), bytes.len());
+        let kafka = peer.read(&case.name, &bytes).map_err(|e| e.to_string())?;
+        if let Some(difference) = diff(&kafka, &expected) {
+            tally.differences += 1;
+            differences.push(format!("us -> Kafka {}: {difference}", case.name));
+        }
+    }
+    peer.finish().map_err(|e| e.to_string())?;
+
+    print_tally("Kafka's batches -> our reader", &from_kafka);
+    println!(
+        "  Kafka's batches rebuilt by our builder from our reading (byte-identical; else the \
+         same header and decompressed records, the codec framing the same input its own way):"
+    );
+    for (codec, [batches, identical, same]) in &rebuilt {
+        println!("    {codec:<8} {batches:>4} batches {identical:>4} byte-identical {same:>4} same records");
+    }
+    print_tally(
+        "our batches -> Kafka's MemoryRecords (ensureValid, iteration)",
+        &to_kafka,
+    );
+    println!(
+        "seed {}, {} random batches each way",
+        options.seed, options.random
+    );
+    if differences.is_empty() {
+        println!("0 differences ({:.1} s)", started.elapsed().as_secs_f64());
+    } else {
+        println!("{} differences:", differences.len());
+        for difference in &differences {
+            println!("  {difference}");
+        }
+    }
+    Ok(differences.len())
+}
+
+fn print_tally(title: &str, tally: &BTreeMap<String, Tally>) {
+    println!("{title}:");
+    let (mut cases, mut batches, mut differences) = (0, 0, 0);
+    for (kind, t) in tally {
+        println!(
+            "  {kind:<16} {:>4} cases {:>5} batches {:>3} differences",
+            t.cases, t.batches, t.differences
+        );
+        cases += t.cases;
+        batches += t.batches;
+        differences += t.differences;
+    }
+    println!(
+        "  {:<16} {cases:>4} cases {batches:>5} batches {differences:>3} differences",
+        "total"
+    );
+}
+
+/// The first differing line of two listings, or `None` when they are the same.
+fn diff(kafka: &str, ours: &str) -> Option<String> {
+    if kafka == ours {
+        return None;
+    }
+    let (k, o): (Vec<&str>, Vec<&str>) = (kafka.lines().collect(), ours.lines().collect());
+    let at = k
+        .iter()
+        .zip(&o)
+        .position(|(a, b)| a != b)
+        .unwrap_or(k.len().min(o.len()));
+    let cut = |line: Option<&&str>| {
+        let line = line.copied().unwrap_or("(nothing)");
+        if line.len() > 400 {
+            format!("{}...", &line[..line.floor_char_boundary(400)])
+        } else {
+            line.to_string()
+        }
+    };
+    Some(format!(
+        "line {}: Kafka {:?}, ours {:?}",
+        at + 1,
+        cut(k.get(at)),
+        cut(o.get(at))
+    ))
+}
