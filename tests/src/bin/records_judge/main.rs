@@ -12,6 +12,7 @@
 //! command line. Prints the batches per kind each way and every difference;
 //! exits 1 on any difference, 2 if the judge could not run.
 
+mod corrupt;
 mod listing;
 mod our_cases;
 mod peer;
@@ -145,6 +146,7 @@ fn run(options: &Options) -> Result<usize, String> {
     // Our batches -> Kafka.
     let our_cases = our_cases::cases(options.seed, options.random).map_err(|e| e.to_string())?;
     let mut to_kafka: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut our_fields: Vec<(&str, Vec<u8>)> = Vec::new();
     for case in &our_cases {
         let tally = to_kafka.entry(kind(&case.name)).or_default();
         tally.cases += 1;
@@ -166,6 +168,56 @@ fn run(options: &Options) -> Result<usize, String> {
             tally.differences += 1;
             differences.push(format!("us -> Kafka {}: {difference}", case.name));
         }
+        our_fields.push((case.name.as_str(), bytes));
+    }
+
+    // Damaged batches: both readers must refuse, or both read the same, or the
+    // difference is one of the documented places where we are stricter.
+    let mut damaged: BTreeMap<&'static str, [usize; 4]> = BTreeMap::new();
+    let mut explained: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for (name, bytes) in our_fields
+        .iter()
+        .filter(|(name, _)| !name.starts_with("random/"))
+    {
+        for damage in corrupt::ALL {
+            let Some(field) = damage.apply(bytes) else {
+                continue;
+            };
+            let name = format!("{name}+{}", damage.name());
+            let kafka = peer.read(&name, &field).map_err(|e| e.to_string())?;
+            let ours = listing::ours(&Bytes::from(field));
+            let counts = damaged.entry(damage.name()).or_default();
+            counts[0] += 1;
+            let kafka_outcome = corrupt::outcome(&kafka);
+            if kafka_outcome == "refused" {
+                counts[1] += 1;
+            }
+            let our_outcome = match &ours {
+                Ok(listing) => corrupt::outcome(listing),
+                Err(_) => "refused".to_string(),
+            };
+            let Some(difference) = diff(&kafka_outcome, &our_outcome) else {
+                continue;
+            };
+            match ours
+                .as_ref()
+                .err()
+                .and_then(|e| corrupt::explain(&kafka, e))
+            {
+                Some(why) => {
+                    counts[2] += 1;
+                    *explained.entry(why).or_default() += 1;
+                }
+                None => {
+                    counts[3] += 1;
+                    let ours = ours
+                        .err()
+                        .map(|e| format!(" (ours: {e})"))
+                        .unwrap_or_default();
+                    differences.push(format!("damaged {name}: {difference}{ours}"));
+                }
+            }
+        }
     }
     peer.finish().map_err(|e| e.to_string())?;
 
@@ -181,6 +233,19 @@ fn run(options: &Options) -> Result<usize, String> {
         "our batches -> Kafka's MemoryRecords (ensureValid, iteration)",
         &to_kafka,
     );
+    println!(
+        "damaged copies of our fixed cases' first batch, judged by Kafka's reader and ours \
+         (both refuse, or both read the same):"
+    );
+    for (damage, [fields, refused, stricter, differ]) in &damaged {
+        println!(
+            "  {damage:<12} {fields:>4} fields {refused:>4} refused by Kafka {stricter:>3} \
+             refused by us only, as documented {differ:>3} differences"
+        );
+    }
+    for (why, count) in &explained {
+        println!("  {count:>4} x {why}");
+    }
     println!(
         "seed {}, {} random batches each way",
         options.seed, options.random
