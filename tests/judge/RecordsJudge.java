@@ -467,7 +467,9 @@ public final class RecordsJudge {
         if (r.nextInt(5) == 0) {
             s.timestampType = TimestampType.LOG_APPEND_TIME;
             s.logAppendTime = T0 + r.nextLong(0, 1L << 30);
-        } else if (r.nextInt(5) == 0) {
+        }
+        // Independent of the timestamp type: the cleaner keeps a LogAppendTime batch's type.
+        if (r.nextInt(5) == 0) {
             s.deleteHorizonMs = T0 + r.nextLong(0, 1L << 30);
         }
         List<Rec> recs = new ArrayList<>();

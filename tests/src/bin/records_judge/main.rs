@@ -175,10 +175,17 @@ fn run(options: &Options) -> Result<usize, String> {
     // difference is one of the documented places where we are stricter.
     let mut damaged: BTreeMap<&'static str, [usize; 4]> = BTreeMap::new();
     let mut explained: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for (name, bytes) in our_fields
+    // Our fixed cases and Kafka's, each damaged the same ways.
+    let fixed = our_fields
         .iter()
-        .filter(|(name, _)| !name.starts_with("random/"))
-    {
+        .map(|(name, bytes)| (format!("ours:{name}"), bytes.as_slice()))
+        .chain(
+            kafka_cases
+                .iter()
+                .map(|case| (format!("kafka:{}", case.name), case.bytes.as_slice())),
+        )
+        .filter(|(name, _)| !name.contains(":random/"));
+    for (name, bytes) in fixed {
         for damage in corrupt::ALL {
             let Some(field) = damage.apply(bytes) else {
                 continue;
@@ -234,8 +241,8 @@ fn run(options: &Options) -> Result<usize, String> {
         &to_kafka,
     );
     println!(
-        "damaged copies of our fixed cases' first batch, judged by Kafka's reader and ours \
-         (both refuse, or both read the same):"
+        "damaged copies of the first batch of our fixed cases and Kafka's, judged by Kafka's \
+         reader and ours (both refuse, or both read the same):"
     );
     for (damage, [fields, refused, stricter, differ]) in &damaged {
         println!(

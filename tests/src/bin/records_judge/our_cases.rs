@@ -285,7 +285,9 @@ fn random_spec(r: &mut Random) -> Spec {
     }
     if r.below(5) == 0 {
         spec.log_append_time = Some(T0 + below(r, 1 << 30));
-    } else if r.below(5) == 0 {
+    }
+    // Independent of the timestamp type: the cleaner keeps a LogAppendTime batch's type.
+    if r.below(5) == 0 {
         spec.delete_horizon = Some(T0 + below(r, 1 << 30));
     }
     let most = if r.below(4) == 0 { 300 } else { 20 };
