@@ -87,8 +87,12 @@
 //!   is refused; Kafka's converter ignores it.
 //! - **In record batches** ([`records`]), a key, value or header length below -1 is
 //!   [`BadLength`](records::RecordsError::BadLength) where Kafka reads null, and a
-//!   batch whose `recordsCount` differs from the records present is
-//!   [`RecordCount`](records::RecordsError::RecordCount).
+//!   batch declaring 0 records that holds records is
+//!   [`TrailingBytes`](records::RecordsError::TrailingBytes) where Kafka's iterator
+//!   returns no records without reading them. (Any other `recordsCount` that differs
+//!   from the records present Kafka refuses too: more is
+//!   [`RecordCount`](records::RecordsError::RecordCount), fewer `TrailingBytes`.)
+//!   `tests/judge/records_run` checks both against Kafka's `MemoryRecords`.
 //! - **Writing record batches** ([`records::RecordBatchBuilder`]), a record offset
 //!   delta beyond an int32 is
 //!   [`OffsetDeltaOutOfRange`](records::RecordsError::OffsetDeltaOutOfRange) where

@@ -8,6 +8,16 @@
 //! the record's schema at version 0, whose first field is the record's own int16
 //! `Version` (Kafka's `ControlRecordUtils`, which reads them at their current
 //! version, 0).
+//!
+//! # Where reading is stricter than Kafka
+//!
+//! - A type Kafka does not define is [`ControlRecordError::UnknownType`]; Kafka's
+//!   `ControlRecordType.parse` reads it as `UNKNOWN` (and its consumers skip it). A
+//!   caller that wants to skip it matches the error.
+//! - A key version above 0 is [`ControlRecordError::KeyVersion`]; Kafka reads the
+//!   key as version 0 anyway (a negative version it refuses too).
+//!
+//! `tests/judge/records_run` reads both through Kafka's own code.
 
 use bytes::{BufMut, Bytes, BytesMut};
 use kwire::records::Record;

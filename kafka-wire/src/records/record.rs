@@ -22,6 +22,10 @@
 //!   [`BadLength`](RecordsError::BadLength); Kafka reads every negative length as null.
 //! - A header key that is not UTF-8 is [`Corrupt`](RecordsError::Corrupt) with
 //!   `codec: "header key"`; Kafka replaces the bad bytes with U+FFFD.
+//! - A batch declaring 0 records that holds records is
+//!   [`TrailingBytes`](RecordsError::TrailingBytes); Kafka's
+//!   `DefaultRecordBatch.iterator()` returns no records for a count of 0 without
+//!   reading the bytes, which would drop them unseen.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};

@@ -19,6 +19,12 @@ impl Random {
         Random { state: seed }
     }
 
+    /// The next 64 random bits, for a caller drawing other things than values
+    /// from the same generator (the records judge's batches).
+    pub fn bits(&mut self) -> u64 {
+        self.next()
+    }
+
     fn next(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
@@ -27,7 +33,8 @@ impl Random {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: u64) -> u64 {
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
 
