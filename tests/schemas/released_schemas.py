@@ -24,6 +24,7 @@ import tempfile
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "interop"))
 import kafka_peer  # noqa: E402  (the path above is where it lives)
 
