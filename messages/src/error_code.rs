@@ -4,6 +4,9 @@
 // codes 136 and 137 belong to an unmerged DeletePartitions branch (no such API in the schemas at
 // 678c0e07e4733c5a592e52046dc2c4e1625587f1) and are left out. Retriable flags: the exception
 // classes in `clients/src/main/java/org/apache/kafka/common/errors/` at apache/kafka 2eebaa36.
+// Code 136 as released: Kafka 4.4.0's `Errors` class (kafka-clients-4.4.0.jar, read with
+// `javap -c -constants`) defines -1..=136, the same names to 135 and 136
+// CONTROLLER_ID_NOT_REGISTERED, whose exception extends ApiException (not retriable).
 
 //! Kafka's error codes: every code Kafka's protocol defines, with its name, whether it
 //! is retriable and its default message.
@@ -15,7 +18,8 @@
 //! 4.4.0-SNAPSHOT, the version that goes with the schemas this crate follows, commit
 //! `678c0e07e4733c5a592e52046dc2c4e1625587f1`), read from a copy at commit
 //! `a25502972272623125ba6f8730e83955c316e83c`: codes -1 to 135, in Kafka's order, with
-//! Kafka's constant names and default messages. A code is *retriable* when Kafka's
+//! Kafka's constant names and default messages; and 136, which the 4.4.0 release added
+//! with UnregisterController. A code is *retriable* when Kafka's
 //! exception class for it extends `org.apache.kafka.common.errors.RetriableException`
 //! (directly or through `InvalidMetadataException`, `RefreshRetriableException`, ...),
 //! the rule behind the "Retriable" column of Kafka's protocol guide.
@@ -435,6 +439,9 @@ error_codes! {
         "STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED", false,
         "The broker could not process the topology description update; see the error message for \
         details.";
+    // Kafka 4.4.0: UnregisterController's answer for an ID the quorum does not have.
+    136 => ControllerIdNotRegistered, "CONTROLLER_ID_NOT_REGISTERED", false,
+        "The given controller ID was not registered.";
 }
 
 impl ErrorCode {
@@ -529,9 +536,9 @@ mod tests {
 
     #[test]
     fn table_is_kafkas_codes_in_order() {
-        // Kafka's Errors enum lists -1 to 135 with no gaps, in order of code.
+        // Kafka 4.4.0's Errors enum lists -1 to 136 with no gaps, in order of code.
         let codes: Vec<i16> = ErrorCode::ALL.iter().map(|e| e.code()).collect();
-        assert_eq!(codes, (-1..=135).collect::<Vec<i16>>());
+        assert_eq!(codes, (-1..=136).collect::<Vec<i16>>());
     }
 
     #[test]
@@ -554,7 +561,7 @@ mod tests {
     #[test]
     fn unknown_codes_are_kept() {
         assert_eq!(ErrorCode::from_code(32000).code(), 32000);
-        for code in [-2, 136, 137, 1000, 32000, i16::MIN, i16::MAX] {
+        for code in [-2, 137, 1000, 32000, i16::MIN, i16::MAX] {
             let error = ErrorCode::from_code(code);
             assert_eq!(error, ErrorCode::Unknown(code));
             assert_eq!(error.code(), code);

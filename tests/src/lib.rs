@@ -14,6 +14,7 @@ pub mod kafka_peer;
 mod outcome;
 pub mod probes;
 pub mod scaffold;
+pub mod schema_sets;
 pub mod schema_writer;
 pub mod temp;
 pub mod vectors;

@@ -10,6 +10,7 @@ use kwire::{KafkaString, Message, MessageEnum};
 use kwire_messages::frame::{self, FrameError};
 use kwire_messages::Listener;
 use kwire_messages::{ApiKey, ApiKeyError, Request, RequestHeader, Response, ResponseHeader};
+use kwire_tests::checker::known;
 use kwire_tests::schema_writer::{write, Nulls, Populated};
 
 /// Kafka's rule for request headers (`ApiMessageType.requestHeaderVersion`).
@@ -152,7 +153,17 @@ fn header_versions_follow_kafka_for_every_api_and_version() {
 
 #[test]
 fn the_table_covers_every_live_schema_once_with_unique_keys() {
-    let schemas = std::fs::read_dir(kwire_tests::schema_dir()).unwrap();
+    let dir = kwire_tests::schema_dir();
+    let schemas = std::fs::read_dir(&dir).unwrap();
+    // The table follows Kafka 4.4.0's release; an API the set lacks counts only if
+    // the set's list of known differences names its request (the pinned trunk set
+    // lacks UnregisterController).
+    let known = known::for_set(&dir, &known::lists_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let listed = |api: &ApiKey| {
+        let line = format!("{}Request: struct without schema", api.name());
+        known.as_ref().is_some_and(|k| k.lines.contains(&line))
+    };
+    let absent = ApiKey::ALL.iter().filter(|api| listed(api)).count();
     let mut live_requests = 0;
     for entry in schemas {
         let name = entry.unwrap().file_name().into_string().unwrap();
@@ -169,7 +180,7 @@ fn the_table_covers_every_live_schema_once_with_unique_keys() {
             "{api} is not in the API table"
         );
     }
-    assert_eq!(ApiKey::ALL.len(), live_requests);
+    assert_eq!(ApiKey::ALL.len(), live_requests + absent);
     let mut keys: Vec<i16> = ApiKey::ALL.iter().map(|a| a.key()).collect();
     keys.dedup();
     assert_eq!(keys.len(), ApiKey::ALL.len(), "keys ascend without repeats");

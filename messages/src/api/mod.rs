@@ -98,6 +98,7 @@ pub mod streams_group_topology_description_update;
 pub mod sync_group;
 pub mod txn_offset_commit;
 pub mod unregister_broker;
+pub mod unregister_controller;
 pub mod update_features;
 pub mod update_raft_voter;
 pub mod vote;

@@ -1,5 +1,10 @@
 //! StreamsGroupDescribe (API key 89): describes streams groups (topology, members and
 //! their assignments), for admin clients.
+//!
+//! Version 1 adds the topology description (KIP-1331) and the assignor the coordinator
+//! will use next, `AssignorName` (KIP-1357). `AssignorName` is in Kafka 4.4.0's
+//! release but not in the pinned trunk schema (678c0e07), whose version 1 lacks it:
+//! the struct follows the release (`tests/schemas/README.md`).
 
 use kwire::{KafkaString, UnknownTaggedFields};
 
@@ -86,6 +91,12 @@ pub struct DescribedGroup {
     /// description).
     #[kafka(versions = "1+", default = 0)]
     pub topology_description_status: i8,
+    /// The task assignor that the group coordinator will use for the next assignment
+    /// computation. This may differ from the assignor that computed the current
+    /// assignment, because changing the assignor configuration does not trigger a
+    /// rebalance. Null in case of a describe error.
+    #[kafka(versions = "1+", nullable = "1+", default = null, ignorable)]
+    pub assignor_name: Option<KafkaString>,
     /// Tagged fields this code does not know.
     #[kafka(unknown_tagged)]
     pub unknown_tagged_fields: UnknownTaggedFields,

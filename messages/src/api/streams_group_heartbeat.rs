@@ -1,5 +1,9 @@
 //! StreamsGroupHeartbeat (API key 88): a Kafka Streams member joins, stays in or
 //! leaves a streams group and receives its task assignment.
+//!
+//! Version 1 is also what lets the broker answer with status 6, MISSING_CLIENT_TAGS
+//! (KAFKA-20744): Kafka 4.4.0 sends it only to version 1 members, as version 0 ones do
+//! not know it.
 
 use kwire::{KafkaString, UnknownTaggedFields};
 
@@ -303,8 +307,10 @@ pub struct StreamsGroupHeartbeatResponse {
     /// The endpoint epoch set in the response
     #[kafka(versions = "0+")]
     pub endpoint_information_epoch: i32,
-    /// Global assignment information used for IQ. Null if unchanged since last
-    /// heartbeat.
+    /// Global assignment information used for IQ. There is one entry per member, so
+    /// several entries carry the same UserEndpoint when a client runs more than one
+    /// stream thread; clients must union the entries of an endpoint. Null if unchanged
+    /// since last heartbeat.
     #[kafka(versions = "0+", nullable = "0+", default = null)]
     pub partitions_by_user_endpoint: Option<Vec<EndpointToPartitions>>,
     /// Tagged fields this code does not know.
@@ -335,10 +341,12 @@ pub struct EndpointToPartitions {
     /// User-defined endpoint to connect to the node
     #[kafka(versions = "0+")]
     pub user_endpoint: Endpoint,
-    /// All topic partitions materialized by active tasks on the node
+    /// The source topic partitions, including repartition source topics, of the active
+    /// tasks assigned to this member
     #[kafka(versions = "0+")]
     pub active_partitions: Vec<TopicPartition>,
-    /// All topic partitions materialized by standby tasks on the node
+    /// The source topic partitions, including repartition source topics, of the
+    /// standby and warm-up tasks assigned to this member
     #[kafka(versions = "0+")]
     pub standby_partitions: Vec<TopicPartition>,
     /// Tagged fields this code does not know.

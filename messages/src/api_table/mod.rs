@@ -216,4 +216,9 @@ api_table! {
         StreamsGroupTopologyDescriptionUpdateRequest,
         StreamsGroupTopologyDescriptionUpdateResponse
     },
+    // Kafka 4.4.0's release; the pinned trunk schemas (678c0e07) lack it.
+    UnregisterController = unregister_controller::{
+        UnregisterControllerRequest,
+        UnregisterControllerResponse
+    },
 }

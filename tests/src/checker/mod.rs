@@ -4,9 +4,12 @@
 //! [`load`] (the schema crate's reader) reads the JSON, [`resolve`] finds what a field's type names,
 //! [`meaning`] decides when two spellings mean the same, `compare` walks one schema
 //! against one struct, and this module decides which schema goes with which struct
-//! (and which may still wait). Everything found lands in a [`Report`].
+//! (and which may still wait). Everything found lands in a [`Report`]; [`known`] sets
+//! apart the differences a schema set is listed as having (the pinned set's, until
+//! it moves to Kafka 4.4.0's release, which the structs follow).
 
 mod compare;
+pub mod known;
 mod report;
 mod runtime_class;
 

@@ -19,7 +19,8 @@ use kwire_messages::api::{
     DescribeLogDirsRequest, DescribeQuorumRequest, DescribeUserScramCredentialsRequest,
     ElectLeadersRequest, ExpireDelegationTokenRequest, IncrementalAlterConfigsRequest,
     ListConfigResourcesRequest, ListPartitionReassignmentsRequest, RemoveRaftVoterRequest,
-    RenewDelegationTokenRequest, UnregisterBrokerRequest, UpdateFeaturesRequest,
+    RenewDelegationTokenRequest, UnregisterBrokerRequest, UnregisterControllerRequest,
+    UpdateFeaturesRequest,
 };
 use kwire_messages::Request;
 
@@ -288,6 +289,14 @@ pub fn describe_cluster(_values: &Values, _version: i16) -> Request {
 pub fn unregister_broker(_values: &Values, _version: i16) -> Request {
     UnregisterBrokerRequest::default()
         .with_broker_id(NO_NODE)
+        .into()
+}
+
+/// A controller that is not in the cluster, as for UnregisterBroker: Kafka reads the
+/// request and answers for that ID without changing the quorum.
+pub fn unregister_controller(_values: &Values, _version: i16) -> Request {
+    UnregisterControllerRequest::default()
+        .with_controller_id(NO_NODE)
         .into()
 }
 

@@ -89,6 +89,7 @@ pub fn builder(api: ApiKey) -> Option<Builder> {
         A::UpdateFeatures => admin::update_features,
         A::DescribeCluster => admin::describe_cluster,
         A::UnregisterBroker => admin::unregister_broker,
+        A::UnregisterController => admin::unregister_controller,
         A::ListConfigResources => admin::list_config_resources,
         A::AddRaftVoter => admin::add_raft_voter,
         A::RemoveRaftVoter => admin::remove_raft_voter,
