@@ -1,0 +1,147 @@
+//! The differences between Kafka 4.4.0's generated classes and us that are
+//! understood, each with its class and reason. A difference that matches none
+//! fails the run.
+
+use crate::report::{Check, Difference};
+
+/// What kind of difference it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    /// The pinned schemas (trunk 678c0e07) and Kafka 4.4.0's differ here; our
+    /// messages follow the pin.
+    PinVersusRelease,
+    /// Kafka's generated code does it its own way, and we keep ours on purpose
+    /// (tests/README.md says why).
+    KafkaBehaviour,
+}
+
+impl Class {
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::PinVersusRelease => "pin vs 4.4.0",
+            Class::KafkaBehaviour => "Kafka's behaviour",
+        }
+    }
+}
+
+/// A known difference: every part must match.
+pub struct Explanation {
+    pub message: &'static str,
+    /// Versions it applies to, inclusive.
+    pub versions: (i16, i16),
+    pub check: Check,
+    /// Text the difference's detail holds.
+    pub detail: &'static str,
+    pub class: Class,
+    pub why: &'static str,
+}
+
+/// Every understood difference.
+pub const EXPLAINED: &[Explanation] = &[
+    // KIP-1357: 4.4.0 released StreamsGroupDescribe v1 with a nullable
+    // AssignorName in each DescribedGroup, after the Topology; the pinned trunk
+    // had v1 without it. Kafka reads our v1 one field short, and writes v1
+    // with the field (null) when it writes a v0 value at v1.
+    Explanation {
+        message: "StreamsGroupDescribeResponse",
+        versions: (1, 1),
+        check: Check::KafkaReads,
+        detail: "read: ",
+        class: Class::PinVersusRelease,
+        why: STREAMS_ASSIGNOR,
+    },
+    Explanation {
+        message: "StreamsGroupDescribeResponse",
+        versions: (1, 1),
+        check: Check::KafkaReadsJson,
+        detail: "unable to locate field 'assignorName', which is mandatory in version 1",
+        class: Class::PinVersusRelease,
+        why: STREAMS_ASSIGNOR,
+    },
+    Explanation {
+        message: "StreamsGroupDescribeResponse",
+        versions: (1, 1),
+        check: Check::Transcode,
+        detail: "at v0: Kafka refuses (read: ",
+        class: Class::PinVersusRelease,
+        why: STREAMS_ASSIGNOR,
+    },
+    Explanation {
+        message: "StreamsGroupDescribeResponse",
+        versions: (0, 0),
+        check: Check::Transcode,
+        detail: "at v1: ours ",
+        class: Class::PinVersusRelease,
+        why: STREAMS_ASSIGNOR,
+    },
+    Explanation {
+        message: "StreamsGroupDescribeResponse",
+        versions: (1, 1),
+        check: Check::TrailingBytes,
+        // The byte more, 0, is the null AssignorName 4.4.0 reads there.
+        detail: "with a byte more: Kafka Ok(",
+        class: Class::PinVersusRelease,
+        why: STREAMS_ASSIGNOR,
+    },
+    // The float64 fields, Value in AlterClientQuotasRequest's ops and in
+    // DescribeClientQuotasResponse's values.
+    Explanation {
+        message: "AlterClientQuotasRequest",
+        versions: (0, 1),
+        check: Check::KafkaReadsJson,
+        detail: FLOAT_STRING,
+        class: Class::KafkaBehaviour,
+        why: NAN_AS_STRING,
+    },
+    Explanation {
+        message: "DescribeClientQuotasResponse",
+        versions: (0, 1),
+        check: Check::KafkaReadsJson,
+        detail: FLOAT_STRING,
+        class: Class::KafkaBehaviour,
+        why: NAN_AS_STRING,
+    },
+];
+
+const STREAMS_ASSIGNOR: &str = "4.4.0 added a nullable AssignorName to \
+    StreamsGroupDescribeResponse v1's groups (KIP-1357); the pin's v1 has none";
+
+const FLOAT_STRING: &str = "expected a floating point type, but got STRING";
+
+const NAN_AS_STRING: &str = "Kafka's converter writes NaN and the infinities as the \
+    strings \"NaN\", \"Infinity\", \"-Infinity\" (Jackson's default, and our JSON \
+    form's) but reads a float64 only from a JSON number: it refuses its own JSON of \
+    them, which we read";
+
+/// The explanation of `difference`, if there is one.
+pub fn explain(difference: &Difference) -> Option<&'static Explanation> {
+    EXPLAINED.iter().find(|e| {
+        e.message == difference.message
+            && (e.versions.0..=e.versions.1).contains(&difference.version)
+            && e.check == difference.check
+            && difference.detail.contains(e.detail)
+    })
+}
+
+/// Whether Kafka's refusal to write (its reason, digits left out) and ours (our
+/// error's kind) refuse the same value, and how: the same fault, or another
+/// fault of a value with several (Kafka checks a struct's tagged fields after
+/// its fields, each struct in turn; we check a struct's fields before the
+/// structs inside it, so with several faults each names another). `None`: they
+/// disagree, a difference.
+pub fn refusals_agree(kafka: &str, ours: &str) -> Option<&'static str> {
+    const TAGGED: &str = "write: UnsupportedVersionException: Tagged fields were set";
+    const NULL: &str = "write: NullPointerException";
+    match ours {
+        "TaggedFieldsNotSupported" if kafka.starts_with(TAGGED) => {
+            Some("the same fault: tagged fields at a version without them")
+        }
+        "NullNotAllowed" if kafka.starts_with(NULL) => {
+            Some("the same fault: null where the version does not allow it")
+        }
+        "FieldNotInVersion" | "NullNotAllowed" if kafka.starts_with(TAGGED) => {
+            Some("a value with several faults: Kafka names its tagged fields, we another fault")
+        }
+        _ => None,
+    }
+}
