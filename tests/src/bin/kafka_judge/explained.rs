@@ -123,6 +123,10 @@ pub fn explain(difference: &Difference) -> Option<&'static Explanation> {
     })
 }
 
+/// A value refused by Kafka for its tagged fields and by us for another fault.
+pub const SEVERAL_FAULTS: &str = "a value with several faults: Kafka names its tagged fields, \
+    we another fault (and without its unknown tags, both refuse it for ours, or write it)";
+
 /// Whether Kafka's refusal to write (its reason, digits left out) and ours (our
 /// error's kind) refuse the same value, and how: the same fault, or another
 /// fault of a value with several (Kafka checks a struct's tagged fields after
@@ -139,9 +143,7 @@ pub fn refusals_agree(kafka: &str, ours: &str) -> Option<&'static str> {
         "NullNotAllowed" if kafka.starts_with(NULL) => {
             Some("the same fault: null where the version does not allow it")
         }
-        "FieldNotInVersion" | "NullNotAllowed" if kafka.starts_with(TAGGED) => {
-            Some("a value with several faults: Kafka names its tagged fields, we another fault")
-        }
+        "FieldNotInVersion" | "NullNotAllowed" if kafka.starts_with(TAGGED) => Some(SEVERAL_FAULTS),
         _ => None,
     }
 }

@@ -22,6 +22,7 @@ mod explained;
 mod json;
 mod jvm;
 mod report;
+mod transcode;
 mod values;
 
 use std::process::ExitCode;
@@ -33,6 +34,7 @@ use kwire_tests::codecs::{self, Codec, RecodeError};
 
 use jvm::{Answer, Judge, JudgeError};
 use report::{Check, Counts, Difference, Differences};
+use transcode::Verdict;
 
 struct Options {
     values: usize,
@@ -231,6 +233,7 @@ fn judge_version(
     };
     let mut ours = Vec::new();
     let mut requests = Vec::new();
+    let mut follow_ups = Vec::new();
     let encodings = values::encodings(schema, version, options.values, options.seed);
     for (index, encoding) in encodings.into_iter().enumerate() {
         let bytes = Bytes::from(encoding.bytes);
@@ -355,77 +358,23 @@ fn judge_version(
         if let Some((to, ours_there)) = our.other {
             let Some(kafka) = answers.next() else { break };
             counts.transcodes += 1;
-            match (kafka, ours_there) {
-                (Answer::Ok(fields), Ok(bytes)) => {
-                    if fields.first().map(String::as_str) == Some(hex(&bytes).as_str()) {
-                        counts.transcoded_same += 1;
-                    } else {
-                        differ(
-                            Check::Transcode,
-                            label,
-                            format!("at v{to}: ours {} vs Kafka's {fields:?}", hex(&bytes)),
-                        );
-                    }
-                }
-                // Kafka could not read what it could read at this version
-                // before: not a verdict on the other version.
-                (Answer::Refused(why), _) if !why.starts_with("write: ") => differ(
-                    Check::Transcode,
-                    label,
-                    format!("at v{to}: Kafka refuses ({why})"),
-                ),
-                (Answer::Refused(why), Err(ours @ RecodeError::Encode(_))) => {
+            let verdict = transcode::compare(kafka, ours_there, to, &our.bytes);
+            match verdict {
+                Verdict::SameBytes => counts.transcoded_same += 1,
+                Verdict::SameField => {
                     counts.both_refused += 1;
-                    match (kafka_field(&why), our_field(&ours)) {
-                        (Some(theirs), Some(mine)) if same_name(&theirs, &mine) => {
-                            counts.same_field += 1
-                        }
-                        (Some(theirs), mine) => differ(
-                            Check::Transcode,
-                            label,
-                            format!(
-                                "at v{to}: Kafka refuses field {theirs}, we refuse {} ({ours})",
-                                mine.unwrap_or_default()
-                            ),
-                        ),
-                        (None, _) => {
-                            let ours = match &ours {
-                                RecodeError::Encode(e) => format!("{:?}", e.kind()),
-                                RecodeError::Decode(e) => e.to_string(),
-                            };
-                            let ours: String =
-                                ours.chars().take_while(|c| c.is_alphabetic()).collect();
-                            let kafka: String =
-                                why.chars().filter(|c| !c.is_ascii_digit()).collect();
-                            match explained::refusals_agree(&kafka, &ours) {
-                                Some(how) => {
-                                    *counts.refusal_pairs.entry((how, kafka, ours)).or_default() +=
-                                        1
-                                }
-                                None => differ(
-                                    Check::Transcode,
-                                    label,
-                                    format!("at v{to}: Kafka refuses ({why}), we refuse ({ours})"),
-                                ),
-                            }
-                        }
-                    }
+                    counts.same_field += 1;
                 }
-                (Answer::Refused(why), Err(ours)) => differ(
-                    Check::Transcode,
-                    label,
-                    format!("at v{to}: Kafka refuses to write ({why}), we to read ({ours})"),
-                ),
-                (Answer::Refused(why), Ok(_)) => differ(
-                    Check::Transcode,
-                    label,
-                    format!("at v{to}: Kafka refuses ({why}), we write"),
-                ),
-                (Answer::Ok(_), Err(ours)) => differ(
-                    Check::Transcode,
-                    label,
-                    format!("at v{to}: we refuse ({ours}), Kafka writes"),
-                ),
+                Verdict::Refused(how, kafka, ours) => {
+                    counts.both_refused += 1;
+                    if how == transcode::SEVERAL_FAULTS {
+                        // Confirmed below: without its unknown tags, the value
+                        // must be refused for the fault we name, or written.
+                        follow_ups.push((our.label.clone(), to, our.without_unknown_tags.clone()));
+                    }
+                    *counts.refusal_pairs.entry((how, kafka, ours)).or_default() += 1;
+                }
+                Verdict::Differ(detail) => differ(Check::Transcode, label, detail),
             }
         }
     }
@@ -443,33 +392,40 @@ fn judge_version(
             ),
         }
     }
-    Ok(())
-}
-
-/// The field Kafka names in "Attempted to write a non-default fooBar at version 2".
-fn kafka_field(why: &str) -> Option<String> {
-    let rest = why.split("non-default ").nth(1)?;
-    rest.split_whitespace().next().map(String::from)
-}
-
-/// The innermost field our encode error names.
-fn our_field(error: &RecodeError) -> Option<String> {
-    match error {
-        RecodeError::Encode(e) => e
-            .path()
-            .segments()
-            .filter_map(|segment| match segment {
-                kwire::PathSegment::Name(name) => Some(name.to_string()),
-                _ => None,
-            })
-            .last(),
-        RecodeError::Decode(_) => None,
+    // The values refused by Kafka for their tagged fields and by us for
+    // another fault, again without their unknown tags.
+    let requests: Vec<String> = follow_ups
+        .iter()
+        .map(|(_, to, bytes)| format!("transcode\t{kind}\t{id}\t{version}\t{to}\t{}", hex(bytes)))
+        .collect();
+    let answers = if requests.is_empty() {
+        Vec::new()
+    } else {
+        judge.ask(&requests)?
+    };
+    for ((label, to, bytes), kafka) in follow_ups.into_iter().zip(answers) {
+        counts.follow_ups += 1;
+        let ours = (codec.transcode)(&bytes, version, to);
+        match transcode::compare(kafka, ours, to, &bytes) {
+            Verdict::SameBytes | Verdict::SameField => counts.follow_ups_agree += 1,
+            Verdict::Refused(how, ..) if how != transcode::SEVERAL_FAULTS => {
+                counts.follow_ups_agree += 1
+            }
+            Verdict::Refused(_, kafka, ours) => differ(
+                Check::Transcode,
+                &label,
+                format!(
+                    "at v{to} without unknown tags: Kafka still refuses ({kafka}), we ({ours})"
+                ),
+            ),
+            Verdict::Differ(detail) => differ(
+                Check::Transcode,
+                &label,
+                format!("without unknown tags: {detail}"),
+            ),
+        }
     }
-}
-
-/// Kafka's Java field names are camelCase, ours PascalCase.
-fn same_name(kafka: &str, ours: &str) -> bool {
-    kafka.eq_ignore_ascii_case(ours)
+    Ok(())
 }
 
 fn print(counts: &Counts, differences: &Differences, only_ours: &[String], only_kafka: &[String]) {
@@ -512,6 +468,11 @@ fn print(counts: &Counts, differences: &Differences, only_ours: &[String], only_
         counts.same_field
     );
     println!(
+        "  of which {} refused by Kafka for their tagged fields and by us for another fault, \
+         and without their unknown tags, {} refused by both for one fault or written alike",
+        counts.follow_ups, counts.follow_ups_agree
+    );
+    println!(
         "differences: {} ({} explained, {} unexplained)",
         differences.explained + differences.unexplained,
         differences.explained,
@@ -524,7 +485,7 @@ fn print(counts: &Counts, differences: &Differences, only_ours: &[String], only_
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for byte in bytes {

@@ -85,6 +85,11 @@ pub struct Counts {
     pub both_refused: usize,
     /// ... both refused, naming the same field.
     pub same_field: usize,
+    /// Values refused with several faults, written again by both without
+    /// their unknown tags.
+    pub follow_ups: usize,
+    /// ... where both then agree (the same bytes, or refused for one fault).
+    pub follow_ups_agree: usize,
     /// Refusals to write where Kafka names no field: how they agree
     /// (`explained::refusals_agree`), Kafka's reason (digits left out) and our
     /// error's kind, with how many.
