@@ -33,14 +33,12 @@ pub fn as_kafka_writes(ours: &Value, schema: &StructSchema, version: i16) -> Val
             (TypeSchema::Struct(inner), value) => {
                 out.insert(name, as_kafka_writes(value, inner, version));
             }
-            (TypeSchema::Array(element), Value::Array(items)) => {
-                if let TypeSchema::Struct(inner) = element {
-                    let items = items
-                        .iter()
-                        .map(|item| as_kafka_writes(item, inner, version))
-                        .collect();
-                    out.insert(name, Value::Array(items));
-                }
+            (TypeSchema::Array(TypeSchema::Struct(inner)), Value::Array(items)) => {
+                let items = items
+                    .iter()
+                    .map(|item| as_kafka_writes(item, inner, version))
+                    .collect();
+                out.insert(name, Value::Array(items));
             }
             _ => {}
         }

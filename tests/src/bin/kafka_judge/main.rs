@@ -497,7 +497,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 
 fn unhex(text: &str) -> Option<Bytes> {
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);

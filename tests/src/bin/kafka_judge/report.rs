@@ -96,11 +96,17 @@ pub struct Counts {
     pub refusal_pairs: BTreeMap<(&'static str, String, String), usize>,
 }
 
+/// A group's class (`None`: unexplained), message, version and check.
+type GroupKey = (Option<Class>, &'static str, i16, Check);
+
+/// How many differences a group has, the first one's detail, and the reason.
+type Group = (usize, String, String);
+
 /// Differences grouped by message, version, check and class: one line each,
 /// with how many encodings showed it and the first one's detail.
 #[derive(Default)]
 pub struct Differences {
-    groups: BTreeMap<(Option<Class>, &'static str, i16, Check), (usize, String, String)>,
+    groups: BTreeMap<GroupKey, Group>,
     pub unexplained: usize,
     pub explained: usize,
 }

@@ -97,7 +97,7 @@ fn our_field(error: &RecodeError) -> Option<String> {
                 kwire::PathSegment::Name(name) => Some(name.to_string()),
                 _ => None,
             })
-            .last(),
+            .next_back(),
         RecodeError::Decode(_) => None,
     }
 }

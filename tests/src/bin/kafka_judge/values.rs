@@ -13,13 +13,16 @@ pub struct Encoding {
     pub bytes: Vec<u8>,
 }
 
+/// Writes one encoding of a message at a version.
+type Writer = fn(&MessageSchema, i16) -> Vec<u8>;
+
 /// `count` encodings of `schema` at `version`: every field set, every nullable
 /// field null, the schema defaults, then extremes and random values in turn,
 /// each drawn from a seed made of `seed`, the message, the version and its
 /// position, so that a run restricted to one message gets the same encodings.
 pub fn encodings(schema: &MessageSchema, version: i16, count: usize, seed: u64) -> Vec<Encoding> {
     let mut out = Vec::with_capacity(count);
-    let fixed: [(&str, fn(&MessageSchema, i16) -> Vec<u8>); 3] = [
+    let fixed: [(&str, Writer); 3] = [
         ("populated", |s, v| {
             schema_writer::write(
                 s,
