@@ -147,3 +147,51 @@ pub fn refusals_agree(kafka: &str, ours: &str) -> Option<&'static str> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_refusals_of_one_value_agree() {
+        let tagged = "write: UnsupportedVersionException: Tagged fields were set, but version  \
+                      of this message does not support them.";
+        let null = "write: NullPointerException: null";
+        assert!(refusals_agree(tagged, "TaggedFieldsNotSupported").is_some());
+        assert!(refusals_agree(null, "NullNotAllowed").is_some());
+        assert_eq!(
+            refusals_agree(tagged, "FieldNotInVersion"),
+            Some(SEVERAL_FAULTS)
+        );
+        assert_eq!(refusals_agree(null, "TaggedFieldsNotSupported"), None);
+        assert_eq!(
+            refusals_agree("read: BufferUnderflowException: null", "NullNotAllowed"),
+            None
+        );
+    }
+
+    #[test]
+    fn an_explanation_needs_every_part_to_match() {
+        let difference = |message, version, check, detail: &str| Difference {
+            message,
+            version,
+            check,
+            label: "populated".into(),
+            detail: detail.into(),
+        };
+        let assignor = "from JSON: RuntimeException: DescribedGroup: unable to locate field \
+                        'assignorName', which is mandatory in version 1";
+        let name = "StreamsGroupDescribeResponse";
+        assert!(explain(&difference(name, 1, Check::KafkaReadsJson, assignor)).is_some());
+        assert!(explain(&difference(name, 0, Check::KafkaReadsJson, assignor)).is_none());
+        assert!(explain(&difference(name, 1, Check::KafkaJson, assignor)).is_none());
+        assert!(explain(&difference(name, 1, Check::KafkaReadsJson, "other")).is_none());
+        assert!(explain(&difference(
+            "FetchResponse",
+            1,
+            Check::KafkaReadsJson,
+            assignor
+        ))
+        .is_none());
+    }
+}

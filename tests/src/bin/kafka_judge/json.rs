@@ -118,3 +118,59 @@ fn short(value: &Value) -> String {
         text
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kwire::Message;
+    use kwire_messages::api::ProduceRequest;
+    use serde_json::json;
+
+    #[test]
+    fn records_become_their_size_at_any_depth_and_null_stays_null() {
+        let ours = json!({"transactionalId": null, "acks": 1, "timeoutMs": 0, "topicData": [
+            {"name": "t", "partitionData": [{"index": 0, "records": "AQID"},
+                                            {"index": 1, "records": null}]}]});
+        let kafka = as_kafka_writes(&ours, &ProduceRequest::SCHEMA.body, 9);
+        assert_eq!(
+            kafka["topicData"][0]["partitionData"],
+            json!([{"index": 0, "recordsSizeInBytes": 3}, {"index": 1, "records": null}])
+        );
+        assert_eq!(kafka["acks"], json!(1));
+    }
+
+    #[test]
+    fn base64_lengths_count_the_padding() {
+        assert_eq!(
+            [
+                base64_len(""),
+                base64_len("AQ=="),
+                base64_len("AQI="),
+                base64_len("AQID")
+            ],
+            [0, 1, 2, 3]
+        );
+    }
+
+    #[test]
+    fn the_first_difference_is_named_by_its_path() {
+        let left = json!({"a": [{"b": 1}, {"b": 2}], "c": 1.0});
+        assert_eq!(first_difference(&left, &left.clone()), None);
+        assert_eq!(
+            first_difference(&left, &json!({"a": [{"b": 1}, {"b": 2}], "c": 1})),
+            None
+        );
+        assert_eq!(
+            first_difference(&left, &json!({"a": [{"b": 1}, {"b": 3}], "c": 1.0})).unwrap(),
+            "$.a[1].b: 2 vs 3"
+        );
+        assert_eq!(
+            first_difference(&left, &json!({"a": [{"b": 1}, {"b": 2}]})).unwrap(),
+            "$.c: 1.0 vs (absent)"
+        );
+        assert_eq!(
+            first_difference(&json!({}), &json!({"d": null})).unwrap(),
+            "$.d: (absent) vs null"
+        );
+    }
+}

@@ -441,6 +441,9 @@ fn print(counts: &Counts, differences: &Differences, only_ours: &[String], only_
             only_kafka.join("; ")
         );
     }
+    if only_ours.is_empty() && only_kafka.is_empty() {
+        println!("versions only one side knows: none");
+    }
     println!(
         "message-versions judged: {} (of {} messages both know)",
         counts.message_versions, counts.messages
@@ -506,4 +509,32 @@ fn unhex(text: &str) -> Option<Bytes> {
         .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
         .collect::<Option<Vec<u8>>>()
         .map(Bytes::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_other_version_is_visited_and_never_the_same() {
+        for version in 3..=7 {
+            let mut seen: Vec<i16> = (0..8)
+                .filter_map(|i| other_version(version, (3, 7), i))
+                .collect();
+            assert!(!seen.contains(&version));
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 4, "from v{version}: {seen:?}");
+        }
+        assert_eq!(other_version(2, (2, 2), 0), None);
+    }
+
+    #[test]
+    fn hex_goes_both_ways() {
+        let bytes = [0u8, 1, 0xab, 0xff];
+        assert_eq!(hex(&bytes), "0001abff");
+        assert_eq!(unhex("0001abff").unwrap()[..], bytes);
+        assert_eq!(unhex("0g"), None);
+        assert_eq!(unhex("012"), None);
+    }
 }
