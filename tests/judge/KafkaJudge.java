@@ -1,6 +1,7 @@
 // Kafka's generated message classes (kafka-clients 4.4.0) as the judge of our
 // encodings: reads bytes and JSON with them and writes them back, one case per
-// line, for tests/src/bin/kafka_judge.rs (contract: README.md beside this file).
+// line, for the driver in tests/src/bin/kafka_judge/ (README.md beside this
+// file).
 //
 // Started once per run and fed over stdin, so the JVM's start-up and warm-up
 // are paid once. One request per line, fields separated by tabs; one answer
