@@ -50,6 +50,16 @@ pub const EXPLAINED: &[Explanation] = &[
         class: Class::PinVersusRelease,
         why: STREAMS_ASSIGNOR,
     },
+    // Where our v1 bytes happen to read in 4.4.0's layout too (the bytes after
+    // a group's Topology taken as an AssignorName), Kafka's JSON has one.
+    Explanation {
+        message: "StreamsGroupDescribeResponse",
+        versions: (1, 1),
+        check: Check::KafkaJson,
+        detail: ".assignorName: (absent) vs ",
+        class: Class::PinVersusRelease,
+        why: STREAMS_ASSIGNOR,
+    },
     Explanation {
         message: "StreamsGroupDescribeResponse",
         versions: (1, 1),
@@ -62,7 +72,8 @@ pub const EXPLAINED: &[Explanation] = &[
         message: "StreamsGroupDescribeResponse",
         versions: (1, 1),
         check: Check::Transcode,
-        detail: "at v0: Kafka refuses (read: ",
+        // Read in 4.4.0's layout: refused, or (rarely) read otherwise.
+        detail: "at v0: ",
         class: Class::PinVersusRelease,
         why: STREAMS_ASSIGNOR,
     },
