@@ -31,6 +31,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use kwire::schema::MessageKind;
 use kwire_tests::codecs::{self, Codec, RecodeError};
+use kwire_tests::schema_writer::{self, Defaults};
 
 use jvm::{Answer, Judge, JudgeError};
 use report::{Check, Counts, Difference, Differences};
@@ -173,6 +174,13 @@ fn run(options: &Options) -> Result<usize, JudgeError> {
             }
         }
         counts.messages += 1;
+        above_the_range(
+            &mut judge,
+            codec,
+            kafka_max.max(our_max),
+            &mut counts,
+            &mut differences,
+        )?;
         for version in low..=high {
             counts.message_versions += 1;
             judge_version(
@@ -189,6 +197,36 @@ fn run(options: &Options) -> Result<usize, JudgeError> {
     judge.finish()?;
     print(&counts, &differences, &only_ours, &only_kafka);
     Ok(differences.unexplained)
+}
+
+/// The defaults' encoding at the highest version either side knows, read at
+/// the version above it: both must refuse (the judge checks Kafka's range, as
+/// the generated `read` does not).
+fn above_the_range(
+    judge: &mut Judge,
+    codec: &Codec,
+    highest: i16,
+    counts: &mut Counts,
+    differences: &mut Differences,
+) -> Result<(), JudgeError> {
+    let (kind, id) = identity(codec);
+    let above = highest + 1;
+    let bytes = Bytes::from(schema_writer::write(codec.schema, highest, &mut Defaults));
+    let kafka = judge.ask(&[format!("read\t{kind}\t{id}\t{above}\t{}", hex(&bytes))])?;
+    counts.above_range += 1;
+    match (&kafka[0], (codec.recode)(&bytes, above)) {
+        (Answer::Refused(why), Err(_)) if why.contains("judge: version") => {
+            counts.above_range_refused += 1
+        }
+        (kafka, ours) => differences.add(Difference {
+            message: codec.schema.name,
+            version: above,
+            check: Check::VersionRange,
+            label: "defaults".into(),
+            detail: format!("Kafka {kafka:?}, ours {ours:?}"),
+        }),
+    }
+    Ok(())
 }
 
 /// Another version of the common range for the `index`th encoding at
@@ -454,8 +492,9 @@ fn print(counts: &Counts, differences: &Differences, only_ours: &[String], only_
         counts.kafka_read, counts.same_bytes, counts.same_json
     );
     println!(
-        "  and {} of them with a byte more, refused by both: {}",
-        counts.longer, counts.longer_refused
+        "  and {} of them with a byte more, refused by both: {}; {} at the version above \
+         both ranges, refused by both: {}",
+        counts.longer, counts.longer_refused, counts.above_range, counts.above_range_refused
     );
     println!(
         "direction 3, Kafka's values -> us: {} JSON values written by Kafka; {} of them the \

@@ -25,6 +25,8 @@ pub enum Check {
     KafkaBytesFromJson,
     /// An encoding with a byte more is not refused by both.
     TrailingBytes,
+    /// A version above both ranges is not refused by both.
+    VersionRange,
     /// Read at one version and written at another, Kafka and we disagree:
     /// one refuses, or the bytes differ, or the refusals name other fields.
     Transcode,
@@ -41,6 +43,7 @@ impl fmt::Display for Check {
             Check::KafkaReadsJson => "Kafka reads our JSON",
             Check::KafkaBytesFromJson => "Kafka's bytes from our JSON = the value",
             Check::TrailingBytes => "a byte more is refused",
+            Check::VersionRange => "a version above the range is refused",
             Check::Transcode => "read at one version, written at another",
         })
     }
@@ -71,6 +74,10 @@ pub struct Counts {
     pub longer: usize,
     /// ... refused by both.
     pub longer_refused: usize,
+    /// Messages read at the version above both ranges (one each).
+    pub above_range: usize,
+    /// ... refused by both.
+    pub above_range_refused: usize,
     /// Direction 3: JSON values Kafka was asked to write.
     pub kafka_wrote: usize,
     /// ... whose bytes are the value's.
