@@ -37,7 +37,7 @@ pub struct Explanation {
 }
 
 /// Every understood difference.
-pub const EXPLAINED: &[Explanation] = &[
+pub static EXPLAINED: &[Explanation] = &[
     // KIP-1357: 4.4.0 released StreamsGroupDescribe v1 with a nullable
     // AssignorName in each DescribedGroup, after the Topology; the pinned trunk
     // had v1 without it. Kafka reads our v1 one field short, and writes v1

@@ -521,6 +521,13 @@ fn print(counts: &Counts, differences: &Differences, only_ours: &[String], only_
         differences.unexplained
     );
     differences.print();
+    for unused in differences.unused() {
+        println!(
+            "note: no difference matched the explanation of {} v{}-{}, {} (\"{}\"): \
+             stale once our messages follow 4.4.0 there, or not reached by this run",
+            unused.message, unused.versions.0, unused.versions.1, unused.check, unused.detail
+        );
+    }
     println!("refused by both where Kafka names no field, by their reasons:");
     for ((how, kafka, ours), count) in &counts.refusal_pairs {
         println!("  {count}: Kafka \"{kafka}\", ours {ours}: {how}");

@@ -116,13 +116,18 @@ pub struct Differences {
     groups: BTreeMap<GroupKey, Group>,
     pub unexplained: usize,
     pub explained: usize,
+    /// The explanations that matched a difference, by address.
+    used: std::collections::BTreeSet<usize>,
 }
 
 impl Differences {
     pub fn add(&mut self, difference: Difference) {
         let explanation = explained::explain(&difference);
         match explanation {
-            Some(_) => self.explained += 1,
+            Some(e) => {
+                self.explained += 1;
+                self.used.insert(std::ptr::from_ref(e) as usize);
+            }
             None => self.unexplained += 1,
         }
         let key = (
@@ -140,6 +145,15 @@ impl Differences {
             )
         });
         entry.0 += 1;
+    }
+
+    /// The explanations no difference matched: stale once our messages follow
+    /// 4.4.0 there, or not reached by a short run.
+    pub fn unused(&self) -> Vec<&'static explained::Explanation> {
+        explained::EXPLAINED
+            .iter()
+            .filter(|e| !self.used.contains(&(std::ptr::from_ref(*e) as usize)))
+            .collect()
     }
 
     pub fn print(&self) {
