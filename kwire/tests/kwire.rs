@@ -454,7 +454,13 @@ fn dissect_walks_nested_structs_and_known_tagged_fields() {
     assert!(run.stdout().contains("response header v0"));
     let decoded = kwire(&[&["decode"][..], &options, &[hex]].concat());
     decoded.succeeds();
-    let expected: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let mut expected: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    // finalizedFeatures (tag 2) holds its default, empty: written back without
+    // it, as Kafka's converter writes it.
+    expected["body"]
+        .as_object_mut()
+        .expect("body")
+        .remove("finalizedFeatures");
     let actual: serde_json::Value = serde_json::from_str(decoded.stdout()).expect("JSON");
     assert_eq!(actual, expected);
     golden("dissect_response_frame", &[&encoded, &run, &decoded]);

@@ -53,6 +53,30 @@ pub struct Codec {
     /// Reads Kafka's JSON form at a version and writes it again: what is left of a
     /// JSON value once fields the version lacks (and may drop) are gone.
     pub rewrite_json: fn(&serde_json::Value, i16) -> Result<serde_json::Value, String>,
+    /// Decodes a body at one version and encodes the value at another: the rules
+    /// for fields one version has and the other lacks (dropped, or refused with the
+    /// field's path).
+    pub transcode: fn(&Bytes, i16, i16) -> Result<Bytes, RecodeError>,
+    /// Whether two bodies decode at a version to the same value, or to values
+    /// that differ only in a NaN's payload, which JSON does not keep. `Err` says
+    /// which one does not decode.
+    pub same_value: fn(&Bytes, &Bytes, i16) -> Result<bool, String>,
+}
+
+fn transcode<M: Message>(input: &Bytes, from: i16, to: i16) -> Result<Bytes, RecodeError> {
+    let message = M::decode(input, from).map_err(RecodeError::Decode)?;
+    message.encode(to).map_err(RecodeError::Encode)
+}
+
+fn same_value<M: Message + PartialEq + std::fmt::Debug>(
+    left: &Bytes,
+    right: &Bytes,
+    version: i16,
+) -> Result<bool, String> {
+    let left = M::decode(left, version).map_err(|e| format!("the first does not decode: {e}"))?;
+    let right =
+        M::decode(right, version).map_err(|e| format!("the second does not decode: {e}"))?;
+    Ok(same_through_json(&left, &right))
 }
 
 fn rewrite_json<M: Message>(
@@ -162,6 +186,8 @@ impl MessageVisitor for Collect {
             json_to_bytes: json_to_bytes::<M>,
             recode_without_unknown_tags: recode_without_unknown_tags::<M>,
             rewrite_json: rewrite_json::<M>,
+            transcode: transcode::<M>,
+            same_value: same_value::<M>,
         });
     }
 }

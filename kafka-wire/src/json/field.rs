@@ -3,8 +3,9 @@
 //!
 //! Whether a version has a field's value, and null, follow Kafka's presence rule,
 //! the same as the binary codec's (`field_rules::presence`); what is the JSON
-//! form's own is here: every field the version has must be given, and a key that
-//! is no field is refused.
+//! form's own is here: every field the version has must be given (but a tagged
+//! field holding its default is left out, as Kafka's converter leaves it out), and
+//! a key that is no field is refused.
 
 use serde_json::{Map, Value};
 
@@ -15,9 +16,10 @@ use crate::schema::FieldSchema;
 /// The rules for one field of a derived struct, for every JSON-capable type: what
 /// generated code calls once per field and direction. Not called by hand.
 pub trait JsonField: JsonWire {
-    /// Writes the field into `object` as `name` when `version` has it; drops it
-    /// when the version lacks it and it is ignorable or holds its default; refuses
-    /// it otherwise, and null where the version does not allow it.
+    /// Writes the field into `object` as `name` when `version` has it (a tagged
+    /// field only when it differs from its default); drops it when the version
+    /// lacks it and it is ignorable or holds its default; refuses it otherwise,
+    /// and null where the version does not allow it.
     fn write_json_field(
         &self,
         object: &mut Map<String, Value>,
@@ -30,6 +32,11 @@ pub trait JsonField: JsonWire {
         if !presence::in_version(field, version, || is_default(self)).map_err(refused)? {
             return Ok(());
         }
+        // Kafka's converter writes a tagged field only when it differs from its
+        // default, as the binary form does.
+        if field.is_tagged_at(version) && is_default(self) {
+            return Ok(());
+        }
         presence::null_allowed(field, version, self.is_null()).map_err(refused)?;
         let value = self.write_json(version).map_err(|e| e.in_field(name))?;
         object.insert(name.to_owned(), value);
@@ -37,8 +44,9 @@ pub trait JsonField: JsonWire {
     }
 
     /// Reads the field `name` from `object` into `self`, which holds its default:
-    /// a field the version has must be there; one it lacks is taken only when
-    /// ignorable or holding its default; null only where the version allows it.
+    /// a field the version has must be there unless it is tagged there; one it
+    /// lacks is taken only when ignorable or holding its default; null only where
+    /// the version allows it.
     fn read_json_field(
         &mut self,
         object: &Map<String, Value>,
@@ -50,7 +58,9 @@ pub trait JsonField: JsonWire {
         let refused = |refusal| refusal_error(refusal, name, version);
         let in_version = field.versions.contains(version);
         let Some(json) = object.get(name) else {
-            return if in_version {
+            // A tagged field left out holds its default (Kafka's converter leaves
+            // it out when it does).
+            return if in_version && !field.is_tagged_at(version) {
                 Err(JsonError::new(JsonErrorKind::Missing { version }).in_field(name))
             } else {
                 Ok(())

@@ -1,6 +1,8 @@
 //! Kafka's JSON form of every message (feature `json`), as Kafka's generated
 //! `<Message>JsonConverter` writes and reads it: camelCase field names, exactly the
-//! fields the version has (tagged ones included), `int64` as JSON numbers, `uuid` as
+//! fields the version has (a tagged one only when it differs from its default, as
+//! in the binary form; read as its default when left out), `int64` as JSON
+//! numbers, `uuid` as
 //! URL-safe base64 without padding, `bytes` and `records` as standard base64, and
 //! `null` for null.
 //!
@@ -39,10 +41,14 @@
 //! }
 //!
 //! let request = HoldSeatsRequest { show_id: "hamlet".into(), ..Default::default() };
-//! let json = request.to_json(2)?;
-//! assert_eq!(json, serde_json::json!({"showId": "hamlet", "holdSeconds": 600}));
+//! // `holdSeconds` is tagged and holds its default: left out, as Kafka leaves it out.
+//! assert_eq!(request.to_json(2)?, serde_json::json!({"showId": "hamlet"}));
+//! let longer = HoldSeatsRequest { hold_seconds: 900, ..request.clone() };
+//! let json = longer.to_json(2)?;
+//! assert_eq!(json, serde_json::json!({"showId": "hamlet", "holdSeconds": 900}));
+//! assert_eq!(HoldSeatsRequest::from_json(&json, 2)?, longer);
+//! assert_eq!(HoldSeatsRequest::from_json(&serde_json::json!({"showId": "hamlet"}), 2)?, request);
 //! assert_eq!(request.to_json(0)?, serde_json::json!({"showId": "hamlet"}));
-//! assert_eq!(HoldSeatsRequest::from_json(&json, 2)?, request);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -6,9 +6,11 @@
 //! markers, the tagged section in tag order without fields holding their default).
 //! What goes in each open place (null or not, how many elements, which bytes) is a
 //! [`Choices`]: [`Populated`] sets every field to a non-default value, [`Random`]
-//! draws everything from a seed, and [`Defaults`] writes the schema defaults.
+//! draws everything from a seed, [`Edges`] draws each type's extremes from a seed,
+//! and [`Defaults`] writes the schema defaults.
 
 mod defaults;
+mod edges;
 mod populated;
 mod random;
 mod walk;
@@ -16,6 +18,7 @@ mod walk;
 use kwire::schema::{FieldSchema, MessageSchema};
 
 pub use defaults::Defaults;
+pub use edges::Edges;
 pub use populated::{Nulls, Populated};
 pub use random::Random;
 

@@ -25,7 +25,8 @@ impl Random {
         self.next()
     }
 
-    fn next(&mut self) -> u64 {
+    /// The next number of the sequence (also [`super::Edges`]'s source).
+    pub(super) fn next(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -43,7 +44,20 @@ impl Random {
     }
 
     /// Random bytes, fewer than `most`.
-    fn bytes_below(&mut self, most: u64) -> Vec<u8> {
+    /// Sixteen random bytes.
+    pub(super) fn uuid_bytes(&mut self) -> [u8; 16] {
+        let high = self.next().to_be_bytes();
+        let low = self.next().to_be_bytes();
+        std::array::from_fn(|i| if i < 8 { high[i] } else { low[i - 8] })
+    }
+
+    /// A short lowercase ASCII string.
+    pub(super) fn string_bytes(&mut self) -> Vec<u8> {
+        let len = self.below(8);
+        (0..len).map(|_| b'a' + self.below(26) as u8).collect()
+    }
+
+    pub(super) fn bytes_below(&mut self, most: u64) -> Vec<u8> {
         let len = self.below(most);
         (0..len).map(|_| self.next() as u8).collect()
     }
@@ -93,14 +107,11 @@ impl Choices for Random {
     }
 
     fn uuid(&mut self, _: &FieldSchema) -> [u8; 16] {
-        let high = self.next().to_be_bytes();
-        let low = self.next().to_be_bytes();
-        std::array::from_fn(|i| if i < 8 { high[i] } else { low[i - 8] })
+        self.uuid_bytes()
     }
 
     fn string(&mut self, _: &FieldSchema) -> Vec<u8> {
-        let len = self.below(8);
-        (0..len).map(|_| b'a' + self.below(26) as u8).collect()
+        self.string_bytes()
     }
 
     fn bytes(&mut self, _: &FieldSchema) -> Vec<u8> {

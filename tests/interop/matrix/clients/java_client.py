@@ -92,30 +92,38 @@ def build():
     """Compiles JavaClient.java if its cached classes are missing; returns the
     java command line (without the program's arguments)."""
     cp = classpath()
-    with open(SOURCE, "rb") as f:
+    classes = compile_cached(SOURCE, cp, CACHE)
+    return [tool("java")] + JVM_OPTIONS + ["-cp", classes + os.pathsep + cp, "JavaClient"]
+
+
+def compile_cached(source_path, cp, cache):
+    """Compiles the one-file program at `source_path` against the class path
+    `cp` into cache/<hash>/classes (hash of the source and the class path)
+    unless it is there, under a lock; returns that folder. The test suites'
+    other Java programs (tests/judge) are compiled by this too."""
+    with open(source_path, "rb") as f:
         source = f.read()
     key = hashlib.sha256(source + b"\0" + cp.encode()).hexdigest()[:20]
-    out = os.path.join(CACHE, key)
+    out = os.path.join(cache, key)
     if not os.path.isdir(os.path.join(out, "classes")):
-        with _locked(os.path.join(CACHE, ".lock")):
+        with _locked(os.path.join(cache, ".lock")):
             if not os.path.isdir(os.path.join(out, "classes")):
-                _compile(source, cp, out)
-    return [tool("java")] + JVM_OPTIONS + ["-cp", os.path.join(out, "classes") + os.pathsep + cp,
-                                           "JavaClient"]
+                _compile(source, os.path.basename(source_path), cp, cache, out)
+    return os.path.join(out, "classes")
 
 
-def _compile(source, cp, out):
-    os.makedirs(CACHE, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".build-", dir=CACHE)
+def _compile(source, name, cp, cache, out):
+    os.makedirs(cache, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".build-", dir=cache)
     try:
         classes = os.path.join(tmp, "classes")
         os.makedirs(classes)
         # The compiled source beside its classes, to tell what a cache entry is.
-        with open(os.path.join(tmp, "JavaClient.java"), "wb") as f:
+        with open(os.path.join(tmp, name), "wb") as f:
             f.write(source)
         r = subprocess.run([tool("javac"), "--release", "17", "-Xlint:all", "-Werror",
                             "-encoding", "UTF-8", "-d", classes, "-cp", cp,
-                            os.path.join(tmp, "JavaClient.java")],
+                            os.path.join(tmp, name)],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             raise BuildError("javac failed:\n" + r.stdout[-4000:])
