@@ -134,6 +134,12 @@ mod tests {
         assert!(explain(&difference(name, 2, Check::KafkaReadsJson, float)).is_none());
         assert!(explain(&difference(name, 1, Check::KafkaJson, float)).is_none());
         assert!(explain(&difference(name, 1, Check::KafkaReadsJson, "other")).is_none());
-        assert!(explain(&difference("FetchResponse", 1, Check::KafkaReadsJson, float)).is_none());
+        assert!(explain(&difference(
+            "FetchResponse",
+            1,
+            Check::KafkaReadsJson,
+            float
+        ))
+        .is_none());
     }
 }
