@@ -85,6 +85,7 @@ fn fixture(len: usize) -> Fixture<FetchResponse, kp::FetchResponse> {
 fn main() {
     let small = fixture(SMALL);
     let large = fixture(LARGE);
+    side_by_side::write_body("fetch_response_v16_1MiB.bin", &large.bytes);
     side_by_side::run(
         |c| {
             side_by_side::bench_group(c, "fetch_response_v16_1KiB", &small, OPS);

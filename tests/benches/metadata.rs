@@ -191,6 +191,7 @@ fn kw_decode_any(input: &Bytes, version: i16) -> Response {
 
 fn main() {
     let fixture = Fixture::new(kafka_wire_value(), kafka_protocol_value(), VERSION);
+    side_by_side::write_body("metadata_response_v12.bin", &fixture.bytes);
     side_by_side::run(
         |c| {
             side_by_side::bench_group(c, "metadata_response_v12", &fixture, OPS);

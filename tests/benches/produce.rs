@@ -93,6 +93,7 @@ fn main() {
         kafka_protocol_value(),
         VERSION,
     );
+    side_by_side::write_body("produce_request_v9.bin", &fixture.bytes);
     let small = kafka_wire_value(1024);
     let large = kafka_wire_value(1024 * 1024);
     side_by_side::run(

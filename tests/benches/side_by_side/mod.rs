@@ -283,6 +283,18 @@ pub fn summary_header(description: &str) {
     );
 }
 
+/// Writes `bytes` (a bench's shared encoding) to `$KWIRE_BENCH_BODIES/name` when that
+/// variable names a folder, so that another implementation (Kafka's generated Java
+/// classes, `java_speed.py`) is timed on exactly these bytes; otherwise does nothing.
+#[allow(dead_code, reason = "api_versions and records write no bodies")]
+pub fn write_body(name: &str, bytes: &[u8]) {
+    if let Some(dir) = std::env::var_os("KWIRE_BENCH_BODIES") {
+        let path = std::path::Path::new(&dir).join(name);
+        std::fs::write(&path, bytes)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+}
+
 /// Runs the criterion benchmarks, then, in a real measuring run, the summary.
 pub fn run(benches: impl FnOnce(&mut Criterion), summary: impl FnOnce()) {
     let mut criterion = Criterion::default().configure_from_args();
