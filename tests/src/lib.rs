@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod checker;
+pub mod child;
 pub mod codecs;
 pub mod kafka_peer;
 mod outcome;

@@ -2,7 +2,7 @@
 //! out on its stdin, one line each, and its answers come back in order.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 
 /// What the judge could not do: start, or answer as its contract says. Never a
 /// verdict on a message.
@@ -44,23 +44,11 @@ pub struct Judge {
 impl Judge {
     /// Starts `command` (the java command line `tests/judge/run` prints).
     pub fn start(command: &[String]) -> Result<Judge, JudgeError> {
-        let (program, args) = command.split_first().ok_or_else(|| JudgeError::Start {
-            command: String::new(),
-            source: std::io::Error::other("no command given after --"),
-        })?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|source| JudgeError::Start {
-                command: command.join(" "),
-                source,
+        let (child, stdin, stdout) =
+            kwire_tests::child::spawn_piped(command).map_err(|e| JudgeError::Start {
+                command: e.command,
+                source: e.source,
             })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(JudgeError::Pipe(std::io::Error::other("no pipes")));
-        };
         Ok(Judge {
             child,
             stdin: BufWriter::with_capacity(1 << 20, stdin),

@@ -2,7 +2,7 @@
 //! its stdin and stdout, one request at a time (its protocol: the program's header).
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 
 /// Why talking to the JVM failed: the run cannot judge anything after that.
 #[derive(Debug, thiserror::Error)]
@@ -41,26 +41,11 @@ impl Peer {
     /// Starts `command` (the java command line, program name last); its stderr
     /// is ours, so that a Java exception reaches the log.
     pub fn start(command: &[String]) -> Result<Peer, PeerError> {
-        let (program, args) = command.split_first().ok_or_else(|| PeerError::Start {
-            command: String::new(),
-            source: std::io::Error::other("no java command given"),
-        })?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|source| PeerError::Start {
-                command: command.join(" "),
-                source,
+        let (child, stdin, stdout) =
+            kwire_tests::child::spawn_piped(command).map_err(|e| PeerError::Start {
+                command: e.command,
+                source: e.source,
             })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            // Both were asked for as pipes; stop the child rather than leave it waiting.
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(PeerError::Ended);
-        };
         Ok(Peer {
             child,
             input: Some(BufWriter::new(stdin)),
