@@ -16,18 +16,15 @@ Kafka 4.4.0 comes from Maven Central through ../interop/kafka_peer.py (the
 first run installs it). Standard library only.
 """
 
-import hashlib
 import os
 import subprocess
 import sys
-import tempfile
-import shutil
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.append(os.path.join(ROOT, "tests", "interop", "matrix", "clients"))
-import java_client  # noqa: E402  (tool, classpath, the compile lock)
+import java_client  # noqa: E402  (tool, classpath, compile_cached)
 
 SOURCE = os.path.join(HERE, "RecordsJudge.java")
 CACHE = os.path.join(os.path.dirname(java_client.CACHE), "records-judge")
@@ -44,37 +41,9 @@ def log(msg):
 def java_command():
     """Compiles RecordsJudge.java unless cached; the java command line."""
     cp = java_client.classpath()
-    with open(SOURCE, "rb") as f:
-        source = f.read()
-    key = hashlib.sha256(source + b"\0" + cp.encode()).hexdigest()[:20]
-    out = os.path.join(CACHE, key)
-    classes = os.path.join(out, "classes")
-    if not os.path.isdir(classes):
-        with java_client._locked(os.path.join(CACHE, ".lock")):
-            if not os.path.isdir(classes):
-                compile_into(source, cp, out)
+    classes = java_client.compile_cached(SOURCE, cp, CACHE)
     return [java_client.tool("java")] + JVM_OPTIONS + [
         "-cp", classes + os.pathsep + cp, "RecordsJudge"]
-
-
-def compile_into(source, cp, out):
-    os.makedirs(CACHE, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".build-", dir=CACHE)
-    try:
-        os.makedirs(os.path.join(tmp, "classes"))
-        # The source beside its classes, to tell what a cache entry is.
-        copy = os.path.join(tmp, "RecordsJudge.java")
-        with open(copy, "wb") as f:
-            f.write(source)
-        r = subprocess.run([java_client.tool("javac"), "--release", "17", "-Xlint:all", "-Werror",
-                            "-encoding", "UTF-8", "-d", os.path.join(tmp, "classes"), "-cp", cp,
-                            copy], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if r.returncode != 0:
-            raise java_client.BuildError("javac failed:\n" + r.stdout[-4000:])
-        shutil.rmtree(out, ignore_errors=True)
-        os.rename(tmp, out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def binary():
